@@ -1,0 +1,61 @@
+# Quick start: `make run` (demo on http://127.0.0.1:8000, SQLite) and `make test`
+# (the whole suite against PostgreSQL, DATABASE_URL or the local server).
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST_PORT ?= 127.0.0.1:8000
+
+# Django 6.1 needs Python 3.12 or newer. Look on PATH, then in pyenv.
+define FIND_PYTHON
+py=""; \
+for c in python3.13 python3.12 python3; do \
+  p=$$(command -v $$c 2>/dev/null) || continue; \
+  if "$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then py=$$p; break; fi; \
+done; \
+if [ -z "$$py" ]; then \
+  root=$$(pyenv root 2>/dev/null || echo "$$HOME/.pyenv"); \
+  for p in "$$root"/versions/3.13*/bin/python3.13 "$$root"/versions/3.12*/bin/python3.12; do \
+    if [ -x "$$p" ]; then py=$$p; break; fi; \
+  done; \
+fi; \
+if [ -z "$$py" ]; then \
+  echo "No Python 3.12 or newer found (Django 6.1 needs it)." >&2; \
+  echo "Install one, for example: 'pyenv install 3.12' or 'sudo apt-get install python3.12 python3.12-venv'," >&2; \
+  echo "then run make again." >&2; \
+  exit 1; \
+fi
+endef
+
+$(VENV)/bin/python:
+	@$(FIND_PYTHON); echo "Creating $(VENV) with $$py"; "$$py" -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed-run: pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet .
+	@touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet ".[test]"
+	@touch $@ $(VENV)/.installed-run
+
+.PHONY: install run test bench check clean
+install: $(VENV)/.installed-test
+
+run: $(VENV)/.installed-run
+	DJANGO_DEBUG=true $(PY) manage.py migrate --noinput
+	DJANGO_DEBUG=true $(PY) manage.py load_demo
+	@echo "Serving on http://$(HOST_PORT)/  (admin: http://$(HOST_PORT)/admin/)"
+	DJANGO_DEBUG=true $(PY) manage.py runserver $(HOST_PORT)
+
+test: $(VENV)/.installed-test
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest $(PYTEST_ARGS)
+
+check: $(VENV)/.installed-test
+	DJANGO_SETTINGS_MODULE=config.test_settings $(PY) manage.py check
+	DJANGO_SETTINGS_MODULE=config.test_settings $(PY) manage.py makemigrations --check --dry-run
+
+bench: $(VENV)/.installed-test
+	$(PY) bench/run.py
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles build *.egg-info

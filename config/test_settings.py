@@ -1,0 +1,26 @@
+"""Settings for the test suite: PostgreSQL, because the constraints, triggers
+and row locks under test are PostgreSQL's. DATABASE_URL overrides the local
+server; TEST_DATABASE_NAME lets several suites run side by side."""
+
+import os
+
+os.environ.setdefault("DJANGO_DEBUG", "false")
+os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key-with-enough-length-and-entropy-0123")
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+
+from config.settings import *  # noqa: E402,F403
+from config.settings import DATABASES, env  # noqa: E402
+
+DATABASES["default"]["CONN_MAX_AGE"] = 0
+DATABASES["default"]["TEST"] = {"NAME": env("TEST_DATABASE_NAME", default="test_catch_the_ace")}
+
+# Hashing passwords slowly protects users, not tests.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+SECURE_SSL_REDIRECT = False
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.InMemoryStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# Serve static files from the finders; no collectstatic in tests.
+WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True

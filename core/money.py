@@ -1,0 +1,113 @@
+"""All money arithmetic: parsing, rounding and the P1 split. # R:P1
+
+Money is `Decimal` to the cent and never `float`. This is the only module that
+rounds; everything else asks it.
+"""
+
+from dataclasses import dataclass
+from decimal import ROUND_DOWN, Decimal, InvalidOperation
+
+from core.errors import DomainError
+
+CENT = Decimal("0.01")
+DOLLAR = Decimal("1")
+ZERO = Decimal("0.00")
+
+# Catch the Ace split of each draw's ticket sales (RULES P1).
+DRAW_PRIZE_PERCENT = Decimal("20")
+JACKPOT_PERCENT = Decimal("30")
+LICENSEE_PERCENT = Decimal("50")
+
+# The largest amount a field may hold (DecimalField max_digits=12).
+MAX_AMOUNT = Decimal("9999999999.99")
+
+
+class MoneyError(DomainError):
+    pass
+
+
+class Rounding:
+    """How the 20% and 30% are rounded; the event's Rules of Play choose."""
+
+    CENT = "cent"
+    DOLLAR = "dollar"
+    CHOICES = [(CENT, "Down to the cent"), (DOLLAR, "Down to the whole dollar")]
+
+    @classmethod
+    def quantum(cls, rule: str) -> Decimal:
+        if rule == cls.CENT:
+            return CENT
+        if rule == cls.DOLLAR:
+            return DOLLAR
+        raise MoneyError(f"Unknown rounding rule {rule!r}: use 'cent' or 'dollar'.")
+
+
+def parse_amount(value, *, what: str = "The amount", allow_zero: bool = True) -> Decimal:
+    """Turn user input into a cent-exact, non-negative Decimal or refuse it.
+
+    Floats are refused outright: a float has already lost the cents.
+    """
+    if isinstance(value, float):
+        raise MoneyError(f"{what} must be given as text or Decimal, not a float.")
+    if isinstance(value, str):
+        value = value.strip().replace(",", "").removeprefix("$").strip()
+    try:
+        amount = Decimal(value)
+    except (InvalidOperation, TypeError, ValueError):
+        raise MoneyError(f"{what} must be a number of dollars, like 1250 or 1250.50.") from None
+    if not amount.is_finite():
+        raise MoneyError(f"{what} must be a number of dollars, like 1250 or 1250.50.")
+    if amount < 0:
+        raise MoneyError(f"{what} cannot be negative.")
+    if not allow_zero and amount == 0:
+        raise MoneyError(f"{what} must be more than zero.")
+    if amount != amount.quantize(CENT, rounding=ROUND_DOWN):
+        raise MoneyError(f"{what} has fractions of a cent; give it to the cent.")
+    if amount > MAX_AMOUNT:
+        raise MoneyError(f"{what} is larger than this system can record.")
+    return amount.quantize(CENT)
+
+
+def percent_of(amount: Decimal, percent: Decimal, *, rounding: str = Rounding.CENT) -> Decimal:
+    """`percent`% of `amount`, rounded down to the rule's quantum, in cents."""
+    exact = amount * percent / Decimal(100)
+    return exact.quantize(Rounding.quantum(rounding), rounding=ROUND_DOWN).quantize(CENT)
+
+
+@dataclass(frozen=True)
+class Split:
+    """One draw's sales divided per P1. The parts always add up to `sales`."""
+
+    sales: Decimal
+    draw_prize: Decimal
+    jackpot_contribution: Decimal
+    licensee_share: Decimal
+    rounding: str
+
+    def __post_init__(self):
+        total = self.draw_prize + self.jackpot_contribution + self.licensee_share
+        if total != self.sales:  # pragma: no cover - guarded by construction
+            raise AssertionError(f"split of {self.sales} adds up to {total}")
+
+
+def split_sales(sales: Decimal, *, rounding: str = Rounding.CENT) -> Split:
+    """Split ticket sales 20/30/50. The 20% and 30% are rounded down as the
+    Rules of Play say; the licensee's 50% is the remainder, so the three parts
+    add up to the sales exactly, whatever the amount."""
+    sales = parse_amount(sales, what="Ticket sales")
+    draw_prize = percent_of(sales, DRAW_PRIZE_PERCENT, rounding=rounding)
+    jackpot = percent_of(sales, JACKPOT_PERCENT, rounding=rounding)
+    return Split(
+        sales=sales,
+        draw_prize=draw_prize,
+        jackpot_contribution=jackpot,
+        licensee_share=sales - draw_prize - jackpot,
+        rounding=rounding,
+    )
+
+
+def format_money(amount: Decimal | None) -> str:
+    """$1,234.50 for pages and reports; an em dash for no figure yet."""
+    if amount is None:
+        return "—"
+    return f"${amount:,.2f}"

@@ -1,0 +1,148 @@
+"""Organisations, their bona fide members and their lottery licences."""
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+# RULES L2: a municipality or First Nation licenses paper events up to this
+# prize board; the AGCO licenses everything larger and every electronic event.
+LOCAL_AUTHORITY_PRIZE_BOARD_CAP = Decimal("50000.00")
+
+
+class Organisation(models.Model):
+    name = models.CharField(max_length=200, unique=True)
+    charity_registration_number = models.CharField(
+        max_length=30, blank=True, help_text="CRA charitable registration number, e.g. 123456789RR0001."
+    )
+    street_address = models.CharField(max_length=200, blank=True)
+    city = models.CharField(max_length=100, blank=True)
+    province = models.CharField(max_length=2, default="ON")
+    postal_code = models.CharField(max_length=7, blank=True)
+    contact_name = models.CharField(max_length=150, blank=True)
+    contact_email = models.EmailField(blank=True)
+    contact_phone = models.CharField(max_length=30, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class BonaFideMember(models.Model):
+    """A member of the organisation who may run the lottery (RULES L13), linked
+    to the user account they sign in with. Those "in charge" may verify a card
+    destruction (E3) and sign for the trust account (L12)."""
+
+    organisation = models.ForeignKey(Organisation, on_delete=models.PROTECT, related_name="members")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="bona_fide_memberships"
+    )
+    full_name = models.CharField(max_length=150)
+    date_of_birth = models.DateField(null=True, blank=True, help_text="Members must be 18 or over (L13).")
+    is_in_charge = models.BooleanField(
+        default=False, help_text="In charge of the lottery: may verify card destructions."
+    )
+    is_active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["organisation", "full_name"]
+        constraints = [
+            models.UniqueConstraint(fields=["organisation", "user"], name="member_once_per_organisation"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.full_name} ({self.organisation})"
+
+
+class AuthorityKind(models.TextChoices):
+    MUNICIPALITY = "municipality", "Municipality"
+    FIRST_NATION = "first_nation", "First Nation"
+    AGCO = "agco", "AGCO"
+
+
+class SalesChannel(models.TextChoices):
+    PAPER_ROLL = "paper_roll", "Paper roll tickets"
+    PAPER_STUB = "paper_stub", "Paper stub tickets"
+    ELECTRONIC = "electronic", "Electronic in-person"
+    ONLINE = "online", "Online"
+
+    @classmethod
+    def paper(cls) -> list[str]:
+        return [cls.PAPER_ROLL, cls.PAPER_STUB]
+
+
+class LicenceStatus(models.TextChoices):
+    ACTIVE = "active", "Active"
+    CONCLUDED = "concluded", "Concluded"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class Licence(models.Model):
+    number = models.CharField(max_length=40, unique=True)
+    organisation = models.ForeignKey(Organisation, on_delete=models.PROTECT, related_name="licences")
+    authority_kind = models.CharField(max_length=20, choices=AuthorityKind.choices)
+    authority_name = models.CharField(max_length=150, help_text="e.g. City of Owen Sound, or AGCO.")
+    sales_channel = models.CharField(max_length=20, choices=SalesChannel.choices)
+    prize_board = models.DecimalField(
+        max_digits=12, decimal_places=2, help_text="The most the event may award in prizes."
+    )
+    fee_rate_percent = models.DecimalField(
+        max_digits=4,
+        decimal_places=2,
+        help_text="Licence fee as a percent of the prize board (AGCO electronic 1%, municipal up to 3%).",
+    )
+    issued_on = models.DateField()
+    expires_on = models.DateField()
+    status = models.CharField(max_length=20, choices=LicenceStatus.choices, default=LicenceStatus.ACTIVE)
+    concluded_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["-issued_on", "number"]
+        constraints = [
+            models.CheckConstraint(condition=Q(prize_board__gt=0), name="licence_prize_board_positive"),
+            models.CheckConstraint(
+                condition=Q(fee_rate_percent__gte=0, fee_rate_percent__lte=3),
+                name="licence_fee_rate_0_to_3_percent",
+            ),
+            models.CheckConstraint(
+                condition=Q(expires_on__gt=models.F("issued_on")), name="licence_expires_after_issue"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=LicenceStatus.values), name="licence_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(authority_kind__in=AuthorityKind.values), name="licence_authority_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(sales_channel__in=SalesChannel.values), name="licence_channel_valid"
+            ),
+            # R:L2 a municipal or First Nation licence: paper only, prize board <= $50,000.
+            models.CheckConstraint(
+                condition=Q(authority_kind=AuthorityKind.AGCO)
+                | Q(
+                    sales_channel__in=SalesChannel.paper(),
+                    prize_board__lte=LOCAL_AUTHORITY_PRIZE_BOARD_CAP,
+                ),
+                name="licence_local_authority_paper_up_to_50000",
+                violation_error_message=(
+                    "A municipality or First Nation may license paper raffles with a prize board "
+                    "of at most $50,000; anything else is licensed by the AGCO."
+                ),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Licence {self.number}"
+
+    def is_expired(self, today=None) -> bool:
+        return (today or timezone.localdate()) > self.expires_on
+
+    @property
+    def is_paper(self) -> bool:
+        return self.sales_channel in SalesChannel.paper()

@@ -1,0 +1,151 @@
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from core.admin import NoDeleteMixin, ReadOnlyAdminMixin
+from core.errors import DomainError
+from raffle import services
+from raffle.models import CardDestruction, Draw, Envelope, Event, PriceTier
+from raffle.steps import perform_next_step, step_form
+
+
+class PriceTierInline(admin.TabularInline):
+    model = PriceTier
+    extra = 0
+    can_delete = False
+    readonly_fields = ["quantity", "price"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Event)
+class EventAdmin(NoDeleteMixin, admin.ModelAdmin):
+    list_display = ["name", "licence", "deck_kind", "status", "jackpot", "first_draw_at"]
+    list_filter = ["status", "deck_kind", "rounding"]
+    search_fields = ["name", "licence__number", "licence__organisation__name"]
+    list_select_related = ["licence"]
+    readonly_fields = ["status", "jackpot", "concluded_at", "created_at"]
+    inlines = [PriceTierInline]
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return self.readonly_fields
+        # The game's settings are fixed once the event is set up.
+        return [f.name for f in Event._meta.fields if f.name not in ("id", "draw_place")]
+
+    def get_inlines(self, request, obj):
+        return self.inlines if obj else []
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return super().save_model(request, obj, form, change)
+        data = form.cleaned_data
+        event = services.event_setup(
+            actor=request.user, licence=data["licence"], name=data["name"],
+            first_draw_at=data["first_draw_at"], deck_kind=data["deck_kind"],
+            rounding=data["rounding"], envelope_taken_procedure=data["envelope_taken_procedure"],
+            claim_period_days=data["claim_period_days"], draw_interval_days=data["draw_interval_days"],
+            draw_place=data["draw_place"], seed_jackpot=data["seed_jackpot"],
+        )
+        obj.pk = event.pk
+
+
+@admin.register(Envelope)
+class EnvelopeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["number", "event", "shown_card", "opened_in_draw", "opened_at"]
+    list_filter = ["event"]
+    list_select_related = ["event", "opened_in_draw"]
+    fields = ["event", "number", "shown_card", "opened_in_draw", "opened_at"]
+    readonly_fields = fields
+
+    @admin.display(description="card")
+    def shown_card(self, obj):
+        # A sealed envelope's card is nobody's business until it is opened (E4).
+        return obj.card_name if obj.is_open else "sealed"
+
+
+@admin.register(Draw)
+class DrawAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["number", "event", "scheduled_at", "state", "ticket_sales", "draw_prize",
+                    "jackpot_contribution", "jackpot_after", "envelope", "outcome", "next_step_link"]
+    list_filter = ["state", "outcome", "event"]
+    search_fields = ["=number", "winning_serial", "winner_name", "event__name"]
+    list_select_related = ["event", "envelope"]
+    date_hierarchy = "scheduled_at"
+    actions = ["open_sales", "announce"]
+
+    def get_urls(self):
+        urls = [
+            path("<int:draw_id>/step/", self.admin_site.admin_view(self.step_view),
+                 name="raffle_draw_step"),
+        ]
+        return urls + super().get_urls()
+
+    @admin.display(description="next step")
+    def next_step_link(self, obj):
+        if obj.state == "closed":
+            return "—"
+        return format_html('<a href="{}">Run next step</a>', reverse("admin:raffle_draw_step", args=[obj.pk]))
+
+    def step_view(self, request, draw_id):
+        """The draw's next step as a form; the service decides whether it is allowed."""
+        if not request.user.has_perm("raffle.view_draw") or not request.user.is_staff:
+            raise PermissionDenied
+        draw = get_object_or_404(Draw.objects.select_related("event__licence", "envelope"), pk=draw_id)
+        form = step_form(draw, request.POST if request.method == "POST" else None)
+        if request.method == "POST" and form is not None:
+            if not request.user.has_perm("raffle.change_draw"):
+                raise PermissionDenied
+            if form.is_valid():
+                try:
+                    draw, message = perform_next_step(actor=request.user, draw=draw, cleaned=form.cleaned_data)
+                except DomainError as error:
+                    self.message_user(request, str(error), messages.ERROR)
+                else:
+                    self.message_user(request, message, messages.SUCCESS)
+                return redirect("admin:raffle_draw_step", draw_id=draw.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": f"{draw.event} — draw {draw.number}",
+            "draw": draw,
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/raffle/draw/step.html", context)
+
+    def _run_on_each(self, request, queryset, service, verb):
+        for draw in queryset:
+            try:
+                service(actor=request.user, draw=draw)
+            except DomainError as error:
+                self.message_user(request, f"Draw {draw.number}: {error}", messages.ERROR)
+            else:
+                self.message_user(request, f"Draw {draw.number}: {verb}.", messages.SUCCESS)
+
+    @admin.action(description="Open ticket sales", permissions=["change"])
+    def open_sales(self, request, queryset):
+        self._run_on_each(request, queryset, services.draw_open_sales, "ticket sales opened")
+
+    @admin.action(description="Announce sales, draw prize and jackpot", permissions=["change"])
+    def announce(self, request, queryset):
+        self._run_on_each(request, queryset, services.draw_announce, "announced")
+
+    def has_change_permission(self, request, obj=None):
+        # The admin's edit form is never offered (every field is read-only);
+        # "change" here means "may run draw steps", which calls the services.
+        return request.user.has_perm("raffle.change_draw")
+
+    def get_readonly_fields(self, request, obj=None):
+        return [f.name for f in Draw._meta.fields]
+
+
+@admin.register(CardDestruction)
+class CardDestructionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["draw", "card", "method", "destroyed_by", "verified_by", "destroyed_at"]
+    list_filter = ["method", "draw__event"]
+    list_select_related = ["draw", "destroyed_by", "verified_by"]
+    search_fields = ["card", "destroyed_by__full_name", "verified_by__full_name"]

@@ -1,0 +1,125 @@
+"""A realistic Ontario charity mid-way through a Catch the Ace raffle.
+
+Every figure is produced by the real services, so the demo's audit trail,
+jackpot and destruction log are exactly what a live raffle would hold.
+"""
+
+import datetime
+import random
+from decimal import Decimal
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.utils import timezone
+
+from core import roles
+from licensing.models import AuthorityKind, BonaFideMember, Licence, SalesChannel
+from licensing.services import licence_create, organisation_get_or_create
+from raffle import services
+from raffle.cards import ACE_OF_SPADES, DECK
+from raffle.models import Draw
+
+DEMO_LICENCE = "M-2026-0142"
+DEMO_PASSWORD = "catch-the-ace-demo"
+CLOSED_DRAWS = 12
+
+DEMO_USERS = [
+    # username, role, full name, bona fide member?, in charge?
+    ("admin", roles.ADMINISTRATOR, "Lee Tremblay", True, True),
+    ("treasurer", roles.TREASURER, "Pat Morrison", True, True),
+    ("drawstaff", roles.DRAW_STAFF, "Sam Okafor", True, False),
+    ("seller", roles.SELLER, "Jordan Beaulieu", True, False),
+    ("auditor", roles.AUDITOR, "Morgan Chen (external auditor)", False, False),
+]
+
+
+class Command(BaseCommand):
+    help = "Load a demo charity mid-way through a raffle, with demo users, and print their logins."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--seed", type=int, default=2026, help="Random seed for sales and cards.")
+
+    def handle(self, *args, **options):
+        if Licence.objects.filter(number=DEMO_LICENCE).exists():
+            self.stdout.write("Demo data is already loaded.")
+        else:
+            with transaction.atomic():
+                self._load(random.Random(options["seed"]))
+            self.stdout.write(self.style.SUCCESS("Demo data loaded."))
+        self._print_logins()
+
+    def _users(self, organisation):
+        User = get_user_model()
+        made = {}
+        for username, role, full_name, is_member, in_charge in DEMO_USERS:
+            first, _, last = full_name.partition(" ")
+            user = User.objects.create_user(
+                username=username, password=DEMO_PASSWORD, first_name=first, last_name=last,
+                is_staff=role != roles.SELLER, is_superuser=role == roles.ADMINISTRATOR,
+                email=f"{username}@example.org",
+            )
+            user.groups.add(Group.objects.get(name=role))
+            if is_member:
+                BonaFideMember.objects.create(
+                    organisation=organisation, user=user, full_name=full_name,
+                    date_of_birth=datetime.date(1970, 5, 17), is_in_charge=in_charge,
+                )
+            made[username] = user
+        return made
+
+    def _load(self, rng: random.Random):
+        today = timezone.localdate()
+        first_draw_day = today - datetime.timedelta(days=7 * CLOSED_DRAWS - 3)
+        first_draw_at = timezone.make_aware(datetime.datetime.combine(first_draw_day, datetime.time(19, 30)))
+        organisation, _ = organisation_get_or_create(
+            actor=None, name="Harbourview Community Hospice Foundation",
+            charity_registration_number="118830274RR0001", street_address="240 Harbour Road",
+            city="Owen Sound", postal_code="N4K 2B1", contact_name="Pat Morrison",
+            contact_email="raffle@harbourview-hospice.example.org", contact_phone="519-555-0142",
+        )
+        users = self._users(organisation)
+        admin = users["admin"]
+        licence = licence_create(
+            actor=admin, organisation=organisation, number=DEMO_LICENCE,
+            authority_kind=AuthorityKind.MUNICIPALITY, authority_name="City of Owen Sound",
+            sales_channel=SalesChannel.PAPER_ROLL, prize_board="50000.00",
+            issued_on=first_draw_day - datetime.timedelta(days=30),
+            expires_on=first_draw_day + datetime.timedelta(days=364),
+        )
+        event = services.event_setup(
+            actor=admin, licence=licence, name="Harbourview Hospice Catch the Ace",
+            first_draw_at=first_draw_at, price_tiers=[(1, "5.00"), (3, "10.00"), (10, "20.00")],
+            draw_place="Royal Canadian Legion Branch 6, 1450 2nd Avenue West, Owen Sound",
+        )
+        staff, treasurer = users["drawstaff"], users["treasurer"]
+        destroyer = BonaFideMember.objects.get(user=staff)
+        verifier = BonaFideMember.objects.get(user=treasurer)
+        non_ace_cards = [c for c in DECK if c != ACE_OF_SPADES]
+        rng.shuffle(non_ace_cards)
+        envelopes = list(range(1, 53))
+        rng.shuffle(envelopes)
+        sales = Decimal("795.00")
+        for number in range(1, CLOSED_DRAWS + 1):
+            draw = Draw.objects.get(event=event, number=number)
+            services.draw_open_sales(actor=staff, draw=draw)
+            services.draw_close_sales(actor=staff, draw=draw, ticket_sales=sales)
+            services.draw_announce(actor=staff, draw=draw)
+            services.draw_record_winning_ticket(
+                actor=staff, draw=draw, serial=f"{100000 + number * 5000 + rng.randrange(4000)}",
+                winner_name=rng.choice(["A. MacLeod", "R. Singh", "D. Bouchard", "K. Wright",
+                                        "M. Nguyen", "J. Campbell", "S. Martin", "T. Lavoie"]),
+            )
+            services.draw_choose_envelope(actor=staff, draw=draw, envelope_number=envelopes[number - 1])
+            services.draw_reveal_card(actor=staff, draw=draw, card=non_ace_cards[number - 1])
+            services.draw_roll_over(actor=staff, draw=draw, destroyed_by=destroyer, verified_by=verifier)
+            growth = Decimal(rng.randrange(108, 125)) / 100
+            sales = (sales * growth).quantize(Decimal("5"))  # tickets sell in $5 steps
+        current = Draw.objects.get(event=event, number=CLOSED_DRAWS + 1)
+        services.draw_open_sales(actor=staff, draw=current)
+
+    def _print_logins(self):
+        self.stdout.write("\nDemo logins (password for all: %s)" % DEMO_PASSWORD)
+        for username, role, full_name, _, _ in DEMO_USERS:
+            self.stdout.write(f"  {username:<10} {role:<14} {full_name}")

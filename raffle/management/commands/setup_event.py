@@ -1,0 +1,86 @@
+import datetime
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django.utils import timezone
+
+from core.errors import DomainError
+from licensing.models import AuthorityKind, SalesChannel
+from licensing.services import licence_create, organisation_get_or_create
+from raffle.models import DeckKind
+from raffle.services import event_setup
+
+AUTHORITIES = {
+    "agco": AuthorityKind.AGCO,
+    "municipality": AuthorityKind.MUNICIPALITY,
+    "first-nation": AuthorityKind.FIRST_NATION,
+}
+CHANNELS = {
+    "paper-roll": SalesChannel.PAPER_ROLL,
+    "paper-stub": SalesChannel.PAPER_STUB,
+    "electronic": SalesChannel.ELECTRONIC,
+    "online": SalesChannel.ONLINE,
+}
+
+
+def _date(text: str) -> datetime.date:
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise CommandError(f"{text!r} is not a date; write it as YYYY-MM-DD.") from None
+
+
+class Command(BaseCommand):
+    help = ("Create (if new) the organisation, then the licence and its Catch the Ace event with "
+            "52 envelopes and its first draw, and print what was made.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--licence", required=True, help="Licence number as printed on the licence.")
+        parser.add_argument("--organisation", required=True, help="The licensee's name.")
+        parser.add_argument("--authority", required=True, choices=sorted(AUTHORITIES))
+        parser.add_argument("--authority-name", required=True, help="e.g. 'City of Owen Sound' or 'AGCO'.")
+        parser.add_argument("--channel", required=True, choices=list(CHANNELS))
+        parser.add_argument("--prize-board", required=True, help="Dollars, e.g. 50000.")
+        parser.add_argument("--ticket-price", required=True, help="Price of one ticket, e.g. 5.")
+        parser.add_argument("--rounding", choices=["cent", "dollar"], default="cent")
+        parser.add_argument("--starts", help="Date of the first draw, YYYY-MM-DD (default: in 7 days).")
+        parser.add_argument("--expires", help="Licence expiry, YYYY-MM-DD (default: one year after the start).")
+        parser.add_argument("--deck", choices=DeckKind.values, default=DeckKind.PAPER)
+        parser.add_argument("--draw-time", default="19:30", help="Time of the weekly draw, HH:MM.")
+
+    def handle(self, *args, **o):
+        starts = _date(o["starts"]) if o["starts"] else timezone.localdate() + datetime.timedelta(days=7)
+        expires = _date(o["expires"]) if o["expires"] else starts + datetime.timedelta(days=365)
+        try:
+            hour, minute = (int(part) for part in o["draw_time"].split(":"))
+            draw_time = datetime.time(hour, minute)
+        except ValueError:
+            raise CommandError("--draw-time must look like 19:30.") from None
+        first_draw_at = timezone.make_aware(datetime.datetime.combine(starts, draw_time))
+        try:
+            with transaction.atomic():
+                organisation, created = organisation_get_or_create(actor=None, name=o["organisation"])
+                licence = licence_create(
+                    actor=None, organisation=organisation, number=o["licence"],
+                    authority_kind=AUTHORITIES[o["authority"]], authority_name=o["authority_name"],
+                    sales_channel=CHANNELS[o["channel"]], prize_board=o["prize_board"],
+                    issued_on=min(timezone.localdate(), starts), expires_on=expires,
+                )
+                event = event_setup(
+                    actor=None, licence=licence, name=f"Catch the Ace — {organisation.name}",
+                    first_draw_at=first_draw_at, price_tiers=[(1, o["ticket_price"])],
+                    deck_kind=o["deck"], rounding=o["rounding"],
+                )
+        except DomainError as error:
+            raise CommandError(str(error)) from None
+        out = self.stdout
+        out.write(f"Organisation: {organisation.name} ({'new' if created else 'existing'})")
+        out.write(f"Licence:      {licence.number}, {licence.get_authority_kind_display()} "
+                  f"({licence.authority_name}), {licence.get_sales_channel_display()}, prize board "
+                  f"${licence.prize_board:,.2f}, fee {licence.fee_rate_percent}%, "
+                  f"valid {licence.issued_on} to {licence.expires_on}")
+        tiers = ", ".join(str(t) for t in event.price_tiers.all())
+        out.write(f"Event:        {event.name} (id {event.pk}), {event.get_deck_kind_display()}, "
+                  f"rounding {event.get_rounding_display().lower()}, tickets {tiers}")
+        out.write(f"Envelopes:    {event.envelopes.count()} sealed, numbered 1 to 52")
+        out.write(self.style.SUCCESS(f"Draw 1:       scheduled {timezone.localtime(first_draw_at):%Y-%m-%d %H:%M}"))

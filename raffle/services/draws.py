@@ -1,0 +1,296 @@
+"""The draw's steps (RULES D8), one service per transition.
+
+Each service: lock the event then the draw (always in that order, so two
+services never deadlock), re-read them, check the transition against
+`DRAW_TRANSITIONS`, write with `update_fields`, append the audit entry. A
+second request for a step that was just done finds the draw already moved on
+and is refused: two staff on two laptops cannot both succeed.
+"""
+
+import datetime
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from core.audit import audit_record
+from core.money import DRAW_PRIZE_PERCENT, JACKPOT_PERCENT, LICENSEE_PERCENT, split_sales, parse_amount
+from licensing.models import BonaFideMember, Licence, LicenceStatus
+from licensing.services import licence_conclude
+from raffle.cards import ACE_OF_SPADES, card_name, parse_card
+from raffle.errors import EventConcluded, RaffleError, TransitionNotAllowed
+from raffle.models import (
+    DRAW_TRANSITIONS,
+    ENVELOPE_COUNT,
+    CardDestruction,
+    DeckKind,
+    DestructionMethod,
+    Draw,
+    DrawOutcome,
+    DrawState,
+    Envelope,
+    Event,
+    EventStatus,
+)
+
+# What staff call each step, for messages.
+STEP_NAMES = {
+    DrawState.SELLING: "open ticket sales",
+    DrawState.SALES_CLOSED: "close ticket sales",
+    DrawState.ANNOUNCED: "announce the sales, draw prize and jackpot",
+    DrawState.TICKET_DRAWN: "draw the winning ticket",
+    DrawState.ENVELOPE_CHOSEN: "choose the envelope",
+    DrawState.CARD_REVEALED: "reveal the card",
+    DrawState.CLOSED: "close the draw",
+}
+_ORDER = list(DRAW_TRANSITIONS)
+
+
+def _lock(draw: Draw) -> tuple[Event, Draw]:
+    """Lock and re-read the event and the draw, in that order."""
+    event = Event.objects.select_for_update().get(pk=draw.event_id)
+    draw = Draw.objects.select_for_update().get(pk=draw.pk)
+    draw.event = event
+    return event, draw
+
+
+def _check_step(event: Event, draw: Draw, to_state: str) -> None:
+    if event.status == EventStatus.CONCLUDED:  # R:P4
+        raise EventConcluded(
+            f"{event} is concluded: the Ace of Spades has been found, so nothing more can be "
+            "sold or drawn under this licence.", rule="P4")
+    if draw.can_transition_to(to_state):
+        return
+    current = draw.get_state_display().lower()
+    if _ORDER.index(draw.state) >= _ORDER.index(to_state):
+        raise TransitionNotAllowed(
+            f"Cannot {STEP_NAMES[to_state]} for draw {draw.number}: that step is already done "
+            f"(the draw is at “{current}”).", rule="D8")
+    next_states = DRAW_TRANSITIONS[draw.state]
+    next_step = STEP_NAMES[next(iter(next_states))] if next_states else "nothing"
+    raise TransitionNotAllowed(
+        f"Cannot {STEP_NAMES[to_state]} for draw {draw.number} yet: the draw is at “{current}”, "
+        f"so the next step is to {next_step}.", rule="D8")
+
+
+def _advance(*, actor, draw: Draw, to_state: str, stamp: str, action: str, data: dict,
+             fields: tuple[str, ...] = ()) -> Draw:
+    draw.state = to_state
+    setattr(draw, stamp, timezone.now())
+    draw.save(update_fields=["state", stamp, *fields])
+    audit_record(actor=actor, action=action, obj=draw,
+                 data={"event": draw.event_id, "number": draw.number, "state": to_state, **data})
+    return draw
+
+
+@transaction.atomic
+def draw_open_sales(*, actor, draw: Draw, today: datetime.date | None = None) -> Draw:
+    event, draw = _lock(draw)
+    _check_step(event, draw, DrawState.SELLING)
+    licence = event.licence
+    if licence.status != LicenceStatus.ACTIVE or licence.is_expired(today):
+        raise RaffleError(f"Licence {licence.number} is not in force; no tickets may be sold under it.")
+    # R:T11 the previous draw finishes before the next draw's sales start.
+    unfinished = event.draws.filter(number__lt=draw.number).exclude(state=DrawState.CLOSED).first()
+    if unfinished:
+        raise TransitionNotAllowed(
+            f"Draw {unfinished.number} is not finished yet; finish it before selling for draw "
+            f"{draw.number}.", rule="T11")
+    return _advance(actor=actor, draw=draw, to_state=DrawState.SELLING, stamp="sales_opened_at",
+                    action="raffle.draw.open_sales", data={})
+
+
+@transaction.atomic
+def draw_close_sales(*, actor, draw: Draw, ticket_sales) -> Draw:
+    """Close sales and fix the draw's money for good (P1): sales, the 20/30/50
+    split by the event's rounding rule, and the jackpot before and after."""
+    event, draw = _lock(draw)
+    _check_step(event, draw, DrawState.SALES_CLOSED)
+    split = split_sales(parse_amount(ticket_sales, what="The draw's ticket sales"), rounding=event.rounding)
+    draw.ticket_sales = split.sales
+    draw.draw_prize = split.draw_prize
+    draw.jackpot_contribution = split.jackpot_contribution
+    draw.licensee_share = split.licensee_share
+    draw.rounding = split.rounding
+    draw.draw_prize_percent = DRAW_PRIZE_PERCENT
+    draw.jackpot_percent = JACKPOT_PERCENT
+    draw.licensee_percent = LICENSEE_PERCENT
+    draw.jackpot_before = event.jackpot
+    draw.jackpot_after = event.jackpot + split.jackpot_contribution
+    event.jackpot = draw.jackpot_after
+    event.save(update_fields=["jackpot"])
+    money = ("ticket_sales", "draw_prize", "jackpot_contribution", "licensee_share", "rounding",
+             "draw_prize_percent", "jackpot_percent", "licensee_percent", "jackpot_before", "jackpot_after")
+    return _advance(
+        actor=actor, draw=draw, to_state=DrawState.SALES_CLOSED, stamp="sales_closed_at",
+        action="raffle.draw.close_sales", fields=money,
+        data={name: getattr(draw, name) for name in money},
+    )
+
+
+@transaction.atomic
+def draw_announce(*, actor, draw: Draw) -> Draw:
+    """R:D1 the sales, the draw prize and the jackpot are announced before the draw."""
+    event, draw = _lock(draw)
+    _check_step(event, draw, DrawState.ANNOUNCED)
+    return _advance(
+        actor=actor, draw=draw, to_state=DrawState.ANNOUNCED, stamp="announced_at",
+        action="raffle.draw.announce",
+        data={"ticket_sales": draw.ticket_sales, "draw_prize": draw.draw_prize,
+              "jackpot": draw.jackpot_after},
+    )
+
+
+@transaction.atomic
+def draw_record_winning_ticket(*, actor, draw: Draw, serial: str, winner_name: str = "") -> Draw:
+    """R:D2 one winning ticket is selected after sales close; its number is announced."""
+    event, draw = _lock(draw)
+    _check_step(event, draw, DrawState.TICKET_DRAWN)
+    serial = (serial or "").strip()
+    if not serial:
+        raise RaffleError("Type the winning ticket's serial number.")
+    if len(serial) > 40:
+        raise RaffleError("That serial number is too long; check it against the ticket.")
+    draw.winning_serial = serial
+    draw.winner_name = (winner_name or "").strip()[:150]
+    return _advance(actor=actor, draw=draw, to_state=DrawState.TICKET_DRAWN, stamp="ticket_drawn_at",
+                    action="raffle.draw.draw_ticket", fields=("winning_serial", "winner_name"),
+                    data={"serial": serial, "winner_name": draw.winner_name})
+
+
+def _parse_envelope_number(value) -> int:
+    try:
+        number = int(str(value).strip())
+    except (TypeError, ValueError):
+        raise RaffleError(f"Envelope numbers run from 1 to 52; {value!r} is not one.") from None
+    if not 1 <= number <= ENVELOPE_COUNT:
+        raise RaffleError(f"Envelope numbers run from 1 to 52; there is no envelope {number}.")
+    return number
+
+
+@transaction.atomic
+def draw_choose_envelope(*, actor, draw: Draw, envelope_number) -> Draw:
+    event, draw = _lock(draw)
+    _check_step(event, draw, DrawState.ENVELOPE_CHOSEN)
+    number = _parse_envelope_number(envelope_number)
+    envelope = Envelope.objects.select_for_update().get(event=event, number=number)
+    if envelope.is_open:
+        raise RaffleError(
+            f"Envelope {number} was already opened ({card_name(envelope.card)}); "
+            "choose an envelope that is still sealed.", rule="E1")
+    draw.envelope = envelope
+    return _advance(actor=actor, draw=draw, to_state=DrawState.ENVELOPE_CHOSEN,
+                    stamp="envelope_chosen_at", action="raffle.draw.choose_envelope",
+                    fields=("envelope",), data={"envelope": number})
+
+
+@transaction.atomic
+def draw_reveal_card(*, actor, draw: Draw, card: str) -> Draw:
+    """Open the chosen envelope and record the card in it. For a paper deck
+    the card becomes known only now (E4)."""
+    event, draw = _lock(draw)
+    _check_step(event, draw, DrawState.CARD_REVEALED)
+    code = parse_card(card)
+    envelope = Envelope.objects.select_for_update().get(pk=draw.envelope_id)
+    if event.deck_kind == DeckKind.PAPER:
+        duplicate = Envelope.objects.filter(event=event, card=code).exclude(pk=envelope.pk).first()
+        if duplicate:  # R:E1
+            raise RaffleError(
+                f"The {card_name(code)} was already found in envelope {duplicate.number}; a deck "
+                "holds each card once. Check the card and type it again.", rule="E1")
+        envelope.card = code
+    elif envelope.card != code:
+        raise RaffleError(f"The electronic deck holds the {card_name(envelope.card)} in envelope "
+                          f"{envelope.number}, not the {card_name(code)}.")
+    envelope.opened_at = timezone.now()
+    envelope.opened_in_draw = draw
+    try:
+        with transaction.atomic():
+            envelope.save(update_fields=["card", "opened_at", "opened_in_draw"])
+    except IntegrityError:
+        raise RaffleError(f"The {card_name(code)} is already recorded in this deck.", rule="E1") from None
+    draw.envelope = envelope
+    return _advance(actor=actor, draw=draw, to_state=DrawState.CARD_REVEALED, stamp="card_revealed_at",
+                    action="raffle.draw.reveal_card",
+                    data={"envelope": envelope.number, "card": code, "ace": code == ACE_OF_SPADES})
+
+
+def _member(member_or_id, *, event: Event, role: str) -> BonaFideMember:
+    if member_or_id is None:
+        raise RaffleError(f"Name the bona fide member who {role}.", rule="E3")
+    pk = getattr(member_or_id, "pk", member_or_id)
+    member = BonaFideMember.objects.filter(pk=pk).select_related("user").first()
+    if member is None or member.organisation_id != event.licence.organisation_id or not member.is_active:
+        raise RaffleError(f"The person who {role} must be an active bona fide member of "
+                          f"{event.licence.organisation}.", rule="E3")
+    return member
+
+
+@transaction.atomic
+def draw_roll_over(*, actor, draw: Draw, destroyed_by, verified_by) -> Draw:
+    """Not the ace: log the card's destruction (paper) or deletion (electronic),
+    verified by a second member in charge (E2, E3); close the draw; the jackpot
+    rolls over into the next draw, which is scheduled if it is not yet."""
+    event, draw = _lock(draw)
+    _check_step(event, draw, DrawState.CLOSED)
+    envelope = draw.envelope
+    if envelope.card == ACE_OF_SPADES:
+        raise RaffleError("This card is the Ace of Spades: award the jackpot instead.", rule="P4")
+    destroyer = _member(destroyed_by, event=event, role="destroyed the card")
+    verifier = _member(verified_by, event=event, role="verified the destruction")
+    if destroyer.pk == verifier.pk or destroyer.user_id == verifier.user_id:  # R:E3
+        raise RaffleError("The destruction must be verified by a second person, not the one who "
+                          "destroyed the card.", rule="E3")
+    if not verifier.is_in_charge:  # R:E3
+        raise RaffleError(f"{verifier.full_name} is not a member in charge of the lottery; the "
+                          "verifier must be.", rule="E3")
+    now = timezone.now()
+    method = DestructionMethod.DESTROYED if event.deck_kind == DeckKind.PAPER else DestructionMethod.DELETED
+    destruction = CardDestruction.objects.create(
+        draw=draw, envelope=envelope, card=envelope.card, method=method, destroyed_by=destroyer,
+        verified_by=verifier, destroyed_at=now, verified_at=now, recorded_by=actor,
+    )
+    audit_record(actor=actor, action="raffle.card.destroy", obj=destruction, data={
+        "draw": draw.number, "envelope": envelope.number, "card": envelope.card, "method": method,
+        "destroyed_by": destroyer.full_name, "verified_by": verifier.full_name})
+    draw.outcome = DrawOutcome.ROLLOVER
+    _advance(actor=actor, draw=draw, to_state=DrawState.CLOSED, stamp="closed_at",
+             action="raffle.draw.roll_over", fields=("outcome",),
+             data={"jackpot_carried": event.jackpot})
+    _schedule_next_draw(event=event, after=draw)
+    return draw
+
+
+def _schedule_next_draw(*, event: Event, after: Draw) -> Draw | None:
+    if event.draws.filter(number=after.number + 1).exists():
+        return None
+    return Draw.objects.create(
+        event=event, number=after.number + 1,
+        scheduled_at=after.scheduled_at + datetime.timedelta(days=event.draw_interval_days),
+    )
+
+
+@transaction.atomic
+def draw_award_jackpot(*, actor, draw: Draw) -> Draw:
+    """The Ace of Spades: the holder wins the draw prize and the whole jackpot
+    (this draw's 30% included); the event and the licence are concluded (P4)."""
+    event, draw = _lock(draw)
+    _check_step(event, draw, DrawState.CLOSED)
+    if draw.envelope.card != ACE_OF_SPADES:
+        raise RaffleError(f"The card is the {card_name(draw.envelope.card)}, not the Ace of Spades: "
+                          "log its destruction and roll the jackpot over.")
+    licence = Licence.objects.select_for_update().get(pk=event.licence_id)
+    draw.jackpot_awarded = draw.jackpot_after
+    draw.outcome = DrawOutcome.JACKPOT_WON
+    _advance(actor=actor, draw=draw, to_state=DrawState.CLOSED, stamp="closed_at",
+             action="raffle.draw.award_jackpot", fields=("jackpot_awarded", "outcome"),
+             data={"draw_prize": draw.draw_prize, "jackpot_awarded": draw.jackpot_awarded,
+                   "winning_serial": draw.winning_serial})
+    # R:P4 the event and the licence end; nothing more is sold or drawn.
+    event.jackpot = 0
+    event.status = EventStatus.CONCLUDED
+    event.concluded_at = timezone.now()
+    event.save(update_fields=["jackpot", "status", "concluded_at"])
+    audit_record(actor=actor, action="raffle.event.conclude", obj=event,
+                 data={"draw": draw.number, "jackpot_awarded": draw.jackpot_awarded})
+    licence_conclude(actor=actor, licence=licence, reason=f"Ace of Spades found in draw {draw.number}")
+    return draw

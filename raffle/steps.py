@@ -1,0 +1,62 @@
+"""Which service runs the next step of a draw, given the draw's state and the
+parsed form. Shared by the admin's draw page and the staff pages, so both
+perform a step exactly the same way."""
+
+from licensing.models import BonaFideMember
+from raffle import services
+from raffle.forms import STEP_FORMS, ConfirmForm, DestructionForm
+from raffle.models import Draw, DrawState
+
+
+def step_form_class(draw: Draw):
+    if draw.state == DrawState.CARD_REVEALED:
+        return ConfirmForm if draw.is_ace else DestructionForm
+    return STEP_FORMS.get(draw.state)
+
+
+def step_form(draw: Draw, data=None):
+    form_class = step_form_class(draw)
+    if form_class is None:
+        return None
+    if form_class is DestructionForm:
+        members = BonaFideMember.objects.filter(
+            organisation_id=draw.event.licence.organisation_id, is_active=True
+        )
+        return DestructionForm(data, members=members)
+    return form_class(data)
+
+
+def perform_next_step(*, actor, draw: Draw, cleaned: dict) -> tuple[Draw, str]:
+    """Run the service for the draw's next step; return the draw and what happened."""
+    state = draw.state
+    if state == DrawState.SCHEDULED:
+        draw = services.draw_open_sales(actor=actor, draw=draw)
+        return draw, f"Ticket sales are open for draw {draw.number}."
+    if state == DrawState.SELLING:
+        draw = services.draw_close_sales(actor=actor, draw=draw, ticket_sales=cleaned["ticket_sales"])
+        return draw, f"Sales closed at ${draw.ticket_sales:,.2f}."
+    if state == DrawState.SALES_CLOSED:
+        draw = services.draw_announce(actor=actor, draw=draw)
+        return draw, "Announced."
+    if state == DrawState.ANNOUNCED:
+        draw = services.draw_record_winning_ticket(
+            actor=actor, draw=draw, serial=cleaned["serial"], winner_name=cleaned.get("winner_name", "")
+        )
+        return draw, f"Winning ticket {draw.winning_serial} recorded."
+    if state == DrawState.TICKET_DRAWN:
+        draw = services.draw_choose_envelope(
+            actor=actor, draw=draw, envelope_number=cleaned["envelope_number"]
+        )
+        return draw, f"Envelope {draw.envelope.number} chosen."
+    if state == DrawState.ENVELOPE_CHOSEN:
+        draw = services.draw_reveal_card(actor=actor, draw=draw, card=cleaned["card"])
+        return draw, f"The card is the {draw.envelope.card_name}."
+    if state == DrawState.CARD_REVEALED and draw.is_ace:
+        draw = services.draw_award_jackpot(actor=actor, draw=draw)
+        return draw, f"Jackpot of ${draw.jackpot_awarded:,.2f} awarded. The event is concluded."
+    if state == DrawState.CARD_REVEALED:
+        draw = services.draw_roll_over(
+            actor=actor, draw=draw, destroyed_by=cleaned["destroyed_by"], verified_by=cleaned["verified_by"]
+        )
+        return draw, "Card destruction logged; the jackpot rolls over to the next draw."
+    return draw, "This draw is closed."

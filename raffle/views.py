@@ -1,0 +1,23 @@
+"""Pages. Views parse input, call one service or selector, and render."""
+
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, render
+
+from raffle import selectors
+from raffle.models import Event
+
+
+def home(request):
+    return render(request, "raffle/home.html", {"events": selectors.event_list()})
+
+
+@login_required
+def event_detail(request, event_id: int):
+    event = get_object_or_404(selectors.event_list(), pk=event_id)
+    return render(request, "raffle/event_detail.html", {
+        "event": event,
+        "summary": selectors.event_summary(event),
+        "current": selectors.current_draw(event),
+        "draws": selectors.draw_history(event),
+        "envelopes": selectors.envelope_board(event),
+    })
