@@ -9,7 +9,7 @@ os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key-with-enough-len
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 
 from config.settings import *  # noqa: E402,F403
-from config.settings import DATABASES, env  # noqa: E402
+from config.settings import BASE_DIR, DATABASES, TEMPLATES, env  # noqa: E402
 
 DATABASES["default"]["CONN_MAX_AGE"] = 0
 DATABASES["default"]["TEST"] = {"NAME": env("TEST_DATABASE_NAME", default="test_catch_the_ace")}
@@ -24,3 +24,6 @@ STORAGES = {
 # Serve static files from the finders; no collectstatic in tests.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+
+# Templates used only by tests (e.g. a minimal PDF page).
+TEMPLATES[0]["DIRS"] = [*TEMPLATES[0]["DIRS"], BASE_DIR / "tests" / "templates"]

@@ -8,5 +8,6 @@ admin.site.index_title = "Records"
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("licensing.urls")),
     path("", include("raffle.urls")),
 ]

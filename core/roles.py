@@ -56,3 +56,26 @@ def user_has_role(user, *roles: str) -> bool:
     if user.is_superuser:
         return True
     return user.groups.filter(name__in=roles).exists()
+
+
+def role_required(*roles: str):
+    """View decorator: anonymous visitors go to the login page; signed-in users
+    without one of `roles` get 403. Superusers pass."""
+    from functools import wraps
+
+    from django.contrib.auth.views import redirect_to_login
+    from django.core.exceptions import PermissionDenied
+
+    def decorator(view):
+        @wraps(view)
+        def wrapped(request, *args, **kwargs):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not user_has_role(request.user, *roles):
+                raise PermissionDenied
+            return view(request, *args, **kwargs)
+
+        wrapped.allowed_roles = roles
+        return wrapped
+
+    return decorator

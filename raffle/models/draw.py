@@ -1,142 +1,14 @@
-"""Events, envelopes, draws and the card destruction log.
-
-Models hold fields, constraints and the draw's transition table; every write
-that matters goes through `raffle.services`.
-"""
+"""The draw, its state machine (RULES D8) and the card destruction log (E3)."""
 
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.utils import timezone
 
 from core.models import AppendOnlyModel
 from core.money import Rounding
-from licensing.models import BonaFideMember, Licence
+from licensing.models import BonaFideMember
 from raffle.cards import ACE_OF_SPADES, CARD_CHOICES, card_name
-
-ENVELOPE_COUNT = 52
-
-
-def money_field(**kwargs):
-    return models.DecimalField(max_digits=12, decimal_places=2, **kwargs)
-
-
-class DeckKind(models.TextChoices):
-    PAPER = "paper", "Paper cards in sealed envelopes"
-    ELECTRONIC = "electronic", "Electronic deck"
-
-
-class EnvelopeTakenProcedure(models.TextChoices):
-    """RULES T9: what happens when the envelope a purchaser picked is already open."""
-
-    NEXT_HIGHER = "next_higher", "The next higher-numbered unopened envelope (after 52, from 1)"
-    HOLDER_CHOOSES = "holder_chooses", "The winner chooses another unopened envelope"
-    RANDOM = "random", "An unopened envelope chosen at random by the system"
-
-
-class EventStatus(models.TextChoices):
-    RUNNING = "running", "Running"
-    CONCLUDED = "concluded", "Concluded"
-
-
-class Event(models.Model):
-    licence = models.OneToOneField(Licence, on_delete=models.PROTECT, related_name="event")
-    name = models.CharField(max_length=200)
-    deck_kind = models.CharField(max_length=20, choices=DeckKind.choices, default=DeckKind.PAPER)
-    rounding = models.CharField(
-        max_length=10, choices=Rounding.CHOICES, default=Rounding.CENT,
-        help_text="How the 20% draw prize and 30% jackpot share are rounded (Rules of Play).",
-    )
-    envelope_taken_procedure = models.CharField(
-        max_length=20, choices=EnvelopeTakenProcedure.choices, default=EnvelopeTakenProcedure.NEXT_HIGHER
-    )
-    claim_period_days = models.PositiveSmallIntegerField(
-        default=7, help_text="Days a roll-ticket winner has to claim before another ticket is drawn (T8)."
-    )
-    first_draw_at = models.DateTimeField()
-    draw_interval_days = models.PositiveSmallIntegerField(default=7)
-    draw_place = models.CharField(max_length=200, blank=True)
-    status = models.CharField(max_length=20, choices=EventStatus.choices, default=EventStatus.RUNNING)
-    jackpot = money_field(default=0, help_text="The progressive jackpot now, as last announced.")
-    seed_jackpot = money_field(default=0, help_text="Seed money put in the jackpot at the start (P6).")
-    concluded_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(default=timezone.now, editable=False)
-
-    class Meta:
-        ordering = ["-created_at"]
-        constraints = [
-            models.CheckConstraint(condition=Q(jackpot__gte=0), name="event_jackpot_not_negative"),
-            models.CheckConstraint(condition=Q(seed_jackpot__gte=0), name="event_seed_not_negative"),
-            models.CheckConstraint(condition=Q(status__in=EventStatus.values), name="event_status_valid"),
-            models.CheckConstraint(condition=Q(rounding__in=["cent", "dollar"]), name="event_rounding_valid"),
-            models.CheckConstraint(condition=Q(draw_interval_days__gte=1), name="event_interval_positive"),
-        ]
-
-    def __str__(self) -> str:
-        return self.name
-
-    @property
-    def is_concluded(self) -> bool:
-        return self.status == EventStatus.CONCLUDED
-
-
-class PriceTier(models.Model):
-    """A ticket price offer such as 1 for $5 or 3 for $10 (T1)."""
-
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="price_tiers")
-    quantity = models.PositiveIntegerField()
-    price = money_field()
-
-    class Meta:
-        ordering = ["event", "quantity"]
-        constraints = [
-            models.UniqueConstraint(fields=["event", "quantity"], name="one_price_per_quantity"),
-            models.CheckConstraint(condition=Q(quantity__gte=1), name="tier_quantity_positive"),
-            models.CheckConstraint(condition=Q(price__gt=0), name="tier_price_positive"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.quantity} for ${self.price:,.2f}"
-
-
-class Envelope(models.Model):
-    """One of the 52 sealed, numbered envelopes (E1). For a paper deck the
-    card is unknown until the envelope is opened (E4)."""
-
-    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="envelopes")
-    number = models.PositiveSmallIntegerField()
-    card = models.CharField(max_length=3, choices=CARD_CHOICES, blank=True, default="")
-    opened_in_draw = models.ForeignKey(
-        "Draw", null=True, blank=True, on_delete=models.PROTECT, related_name="opened_envelopes"
-    )
-    opened_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["event", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["event", "number"], name="envelope_number_once_per_event"),
-            models.CheckConstraint(
-                condition=Q(number__gte=1, number__lte=ENVELOPE_COUNT), name="envelope_number_1_to_52"
-            ),
-            # R:E1 a card appears once in a deck.
-            models.UniqueConstraint(
-                fields=["event", "card"], condition=~Q(card=""), name="card_once_per_deck"
-            ),
-            models.CheckConstraint(
-                condition=Q(opened_at__isnull=True) | ~Q(card=""), name="opened_envelope_has_card"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"Envelope {self.number}"
-
-    @property
-    def is_open(self) -> bool:
-        return self.opened_at is not None
-
-    @property
-    def card_name(self) -> str:
-        return card_name(self.card) if self.card and self.is_open else ""
+from raffle.models.event import Envelope, Event, money_field
 
 
 class DrawState(models.TextChoices):

@@ -1,0 +1,52 @@
+"""Organisations and their bona fide members (RULES L1, L13)."""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class Organisation(models.Model):
+    name = models.CharField(max_length=200, unique=True)
+    charity_registration_number = models.CharField(
+        max_length=30, blank=True, help_text="CRA charitable registration number, e.g. 123456789RR0001."
+    )
+    street_address = models.CharField(max_length=200, blank=True)
+    city = models.CharField(max_length=100, blank=True)
+    province = models.CharField(max_length=2, default="ON")
+    postal_code = models.CharField(max_length=7, blank=True)
+    contact_name = models.CharField(max_length=150, blank=True)
+    contact_email = models.EmailField(blank=True)
+    contact_phone = models.CharField(max_length=30, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class BonaFideMember(models.Model):
+    """A member of the organisation who may run the lottery (RULES L13), linked
+    to the user account they sign in with. Those "in charge" may verify a card
+    destruction (E3) and sign for the trust account (L12)."""
+
+    organisation = models.ForeignKey(Organisation, on_delete=models.PROTECT, related_name="members")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="bona_fide_memberships"
+    )
+    full_name = models.CharField(max_length=150)
+    date_of_birth = models.DateField(null=True, blank=True, help_text="Members must be 18 or over (L13).")
+    is_in_charge = models.BooleanField(
+        default=False, help_text="In charge of the lottery: may verify card destructions."
+    )
+    is_active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["organisation", "full_name"]
+        constraints = [
+            models.UniqueConstraint(fields=["organisation", "user"], name="member_once_per_organisation"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.full_name} ({self.organisation})"

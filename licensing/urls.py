@@ -1,0 +1,3 @@
+"""Pages of licensing and the treasury. Each area adds its paths with its own prefix."""
+
+urlpatterns: list = []
