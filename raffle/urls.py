@@ -1,8 +1,8 @@
 from django.urls import path
 
-from raffle import views
+from raffle.views import events
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("events/<int:event_id>/", views.event_detail, name="event_detail"),
+    path("", events.home, name="home"),
+    path("events/<int:event_id>/", events.event_detail, name="event_detail"),
 ]

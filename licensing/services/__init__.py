@@ -1,0 +1,9 @@
+"""Writes of licensing, one module per entity; import services from here."""
+
+from licensing.services.licences import (  # noqa: F401
+    DEFAULT_FEE_RATE_PERCENT,
+    licence_cancel,
+    licence_conclude,
+    licence_create,
+    organisation_get_or_create,
+)
