@@ -2,6 +2,7 @@
 
 from django.db.models import Count, Q, Sum
 
+from raffle.cards import ACE_OF_SPADES, card_name, card_symbol
 from raffle.models import Draw, DrawState, Envelope, Event
 
 
@@ -86,14 +87,31 @@ def public_board(event_id: int) -> dict | None:
     current = _current_of(open_draws)
     opened = [e for e in envelopes if e.is_open]
     latest = max(opened, key=lambda e: e.opened_at) if opened else None
+    chosen_id = current.envelope_id if current is not None else None
     return {
         "event": event,
         "envelopes": envelopes,
+        "tiles": [_envelope_tile(e, chosen=e.pk == chosen_id) for e in envelopes],
         "envelopes_left": len(envelopes) - len(opened),
         "current": current,
         "latest": latest,
         "latest_draw": latest.opened_in_draw if latest else None,
     }
+
+
+def _envelope_tile(envelope: Envelope, *, chosen: bool) -> dict:
+    """What one envelope on the board shows, worked out once here rather than
+    in the template (52 of them on every refresh)."""
+    n = envelope.number
+    if envelope.is_open:
+        suit = envelope.card[-1]
+        return {"number": n, "face": card_symbol(envelope.card),
+                "css": f"open suit-{suit}{' ace' if envelope.card == ACE_OF_SPADES else ''}",
+                "label": f"Envelope {n}: opened, {card_name(envelope.card)}"}
+    if chosen:
+        return {"number": n, "face": "", "css": "sealed chosen",
+                "label": f"Envelope {n}: chosen, about to be opened"}
+    return {"number": n, "face": "", "css": "sealed", "label": f"Envelope {n}: sealed"}
 
 
 def event_dashboard(event: Event) -> dict:
