@@ -155,7 +155,7 @@ def test_the_verifier_must_be_a_second_person(staff_user, staff_client, draw):  
     assert not CardDestruction.objects.filter(draw=draw).exists()
 
 
-def test_every_screen_shows_where_the_draw_stands(staff_user, staff_client, draw):
+def test_every_screen_shows_where_the_draw_stands(staff_user, staff_client, draw):  # R:D8
     run_draw(draw, actor=staff_user, until=DrawState.TICKET_DRAWN)
     page = staff_client.get(night(draw)).content.decode()
     assert "Where the draw stands: <strong>Winning ticket drawn</strong>" in page
@@ -218,3 +218,20 @@ def test_the_dashboard_shows_the_raffle_at_a_glance(staff_user, client, event):
     assert "$1,000.00" not in page and "$400.00" in page
     assert f"Licence {event.licence.number} expires" in page
     assert "Run draw night" not in page  # a treasurer watches, draw staff run it
+
+
+def test_the_dashboard_gives_the_report_deadline_after_every_fourth_draw(client, event, staff_user):  # R:R1
+    destroyer, verifier = members_for(event)
+    for number in range(1, 5):
+        run_draw(event.draws.get(number=number), actor=staff_user, destroyer=destroyer, verifier=verifier)
+    client.force_login(user_with_role(roles.TREASURER))
+    page = client.get(reverse("event_dashboard", args=[event.pk])).content.decode()
+    assert "Supporting documents and licence fee for draws 1 to 4" in page
+
+
+def test_the_envelope_screen_shows_the_winning_ticket_announced(staff_client, staff_user, draw):  # R:D2
+    run_draw(draw, actor=staff_user, until=DrawState.ANNOUNCED)
+    response = step(staff_client, draw, {"serial": "B-0042", "winner_name": "Robin Holder"})
+    page = response.content.decode()
+    assert "Winning ticket B-0042 recorded." in page
+    assert 'class="big">B-0042<' in page and "Robin Holder" in page
