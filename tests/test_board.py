@@ -64,3 +64,10 @@ def test_the_board_costs_the_same_three_queries_however_many_draws(client, event
     with django_assert_num_queries(3):
         response = client.get(board(event))
     assert response.content.decode().count('<li class="open') == 5
+
+
+def test_the_csp_never_sends_the_literal_nonce_source(client, event):
+    # Django adds 'nonce-<value>' only when a page uses {{ csp_nonce }}; the
+    # literal 'nonce' is an invalid source that browsers report and drop.
+    policy = client.get(board(event))["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "'nonce'" not in policy

@@ -235,3 +235,35 @@ def test_the_envelope_screen_shows_the_winning_ticket_announced(staff_client, st
     page = response.content.decode()
     assert "Winning ticket B-0042 recorded." in page
     assert 'class="big">B-0042<' in page and "Robin Holder" in page
+
+
+def _queries_for(client, url):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)
+
+
+def test_the_dashboard_and_the_wizard_cost_the_same_queries_however_many_draws(
+        staff_client, staff_user, event):
+    dashboard = reverse("event_dashboard", args=[event.pk])
+    before = (_queries_for(staff_client, dashboard),
+              _queries_for(staff_client, night(event.draws.get(number=1))))
+    destroyer, verifier = members_for(event)
+    for number in range(1, 6):
+        run_draw(event.draws.get(number=number), actor=staff_user, destroyer=destroyer, verifier=verifier)
+    after = (_queries_for(staff_client, dashboard),
+             _queries_for(staff_client, night(event.draws.get(number=6))))
+    assert after == before
+
+
+def test_a_screen_without_its_own_partial_falls_back_to_the_generic_one(staff_client, staff_user, draw,
+                                                                        monkeypatch):
+    from raffle.views import drawnight
+
+    run_draw(draw, actor=staff_user, until=DrawState.ANNOUNCED)
+    monkeypatch.setattr(drawnight, "_screen", lambda d: "some_future_state")
+    page = staff_client.get(night(draw)).content.decode()
+    assert "Fill in what the form below asks" in page and 'name="serial"' in page

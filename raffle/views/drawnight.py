@@ -12,6 +12,7 @@ simultaneous POSTs of the same step give one success.
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import select_template
 from django.urls import reverse
 
 from core import roles
@@ -56,7 +57,7 @@ def _screen(draw: Draw) -> str:
 
 
 def _progress(draw: Draw) -> list[dict]:
-    here = _ORDER.index(draw.state)
+    here = _ORDER.index(draw.state) if draw.state in _ORDER else 0
     return [
         {"label": label, "done": _ORDER.index(state) <= here,
          "current": _ORDER.index(state) == here + 1}
@@ -66,7 +67,9 @@ def _progress(draw: Draw) -> list[dict]:
 
 def _render(request, draw: Draw, form, *, preview=None, status=200):
     screen = _screen(draw)
-    heading, button = SCREENS[screen]
+    # A state added later (e.g. a "must go" mode) still gets a working screen:
+    # its own partial if one exists, else the generic one with the step form.
+    heading, button = SCREENS.get(screen, (draw.get_state_display(), "Do this step"))
     if preview is not None:
         button = f"Close sales at ${preview.sales:,.2f}"
     context = {
@@ -79,6 +82,8 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
         "preview": preview,
         "preview_jackpot": draw.event.jackpot + preview.jackpot_contribution if preview else None,
         "progress": _progress(draw),
+        "screen_template": select_template(
+            [f"raffle/drawnight/_{screen}.html", "raffle/drawnight/_generic.html"]).template.name,
     }
     if screen in (DrawState.TICKET_DRAWN, DrawState.ENVELOPE_CHOSEN):
         context["envelopes"] = selectors.envelope_board(draw.event)

@@ -21,19 +21,24 @@ def _in_ci() -> bool:
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
+def _require(path: pathlib.Path, how: str) -> None:
+    if path.exists():
+        return
+    message = f"Browser tests need {path}: {how} (.ci/run does it)."
+    if _in_ci():
+        pytest.fail(message)
+    pytest.skip(message)
+
+
 @pytest.fixture(autouse=True)
-def _need_chromium_and_axe():
-    missing = [str(p) for p in (pathlib.Path(CHROMIUM), AXE) if not p.exists()]
-    if missing:
-        message = (f"Browser tests need {', '.join(missing)}: `apt-get install chromium` and "
-                   "`npm ci` (both done by .ci/run).")
-        if _in_ci():
-            pytest.fail(message)
-        pytest.skip(message)
+def _need_axe():
+    _require(AXE, "`npm ci` installs axe-core from package.json")
 
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
+    # Checked here, before Playwright tries to launch it.
+    _require(pathlib.Path(CHROMIUM), "`apt-get install chromium`")
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
 
 

@@ -218,3 +218,23 @@ def test_a_second_browser_on_the_same_step_is_refused(browser, live_server, shoo
     draw.refresh_from_db()
     assert draw.state == DrawState.TICKET_DRAWN
     assert draw.winning_serial in ("SERIAL-sam", "SERIAL-alex")
+
+
+def test_draw_night_and_the_board_work_without_javascript(browser, live_server, shoot, night_setup, request):
+    event, user = night_setup
+    draw = event.draws.get(number=1)
+    context = browser.new_context(java_script_enabled=False)
+    request.addfinalizer(context.close)
+    page = context.new_page()
+    sign_in(page, live_server, user.username, reverse("draw_night", args=[draw.pk]))
+    click_step(page, "Open ticket sales")
+    page.get_by_label("Ticket sales for this draw ($)").fill("640")
+    click_step(page, "Check the figures")
+    click_step(page, "Close sales at $640.00")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Announce the draw")
+    shoot(page, "announce-no-js")
+    page.goto(f"{live_server.url}{reverse('public_board', args=[event.pk])}")
+    expect(page.locator(".board-figures")).to_contain_text("$192.00")
+    expect(page.get_by_role("button", name="Pause updates")).to_have_count(0)
+    shoot(page, "board-no-js")
+    assert Draw.objects.get(pk=draw.pk).state == DrawState.SALES_CLOSED
