@@ -119,15 +119,16 @@ def draw_night(request, draw_id: int):
     if not form.is_valid():
         return _render(request, draw, form, status=400)
 
-    # Close sales: show the reconciled split before anything is fixed for good.
-    if (draw.state == DrawState.SELLING and "ticket_sales" in form.cleaned_data
-            and request.POST.get("action") != "confirm"):
+    # Close sales: show the reconciled split before anything is fixed for
+    # good, and close only at the total that was shown (R:P1).
+    if draw.state == DrawState.SELLING and "ticket_sales" in form.cleaned_data:
         try:
             preview = split_sales(form.cleaned_data["ticket_sales"], rounding=draw.event.rounding)
         except DomainError as error:
             form.add_error(None, str(error))
             return _render(request, draw, form, status=400)
-        return _render(request, draw, form, preview=preview)
+        if request.POST.get("previewed") != str(preview.sales):
+            return _render(request, draw, form, preview=preview)
 
     try:
         draw, message = perform_next_step(actor=request.user, draw=draw, cleaned=form.cleaned_data)
