@@ -222,6 +222,10 @@ def test_the_dashboard_shows_the_raffle_at_a_glance(staff_user, client, event):
     assert "$1,000.00" not in page and "$400.00" in page
     assert f"Licence {event.licence.number} expires" in page
     assert "Run draw night" not in page  # a treasurer watches, draw staff run it
+    client.force_login(user_with_role(roles.AUDITOR))
+    assert client.get(reverse("event_dashboard", args=[event.pk])).status_code == 200
+    client.force_login(user_with_role(roles.SELLER))
+    assert client.get(reverse("event_dashboard", args=[event.pk])).status_code == 403
 
 
 def test_the_dashboard_gives_the_report_deadline_after_every_fourth_draw(client, event, staff_user):  # R:R1

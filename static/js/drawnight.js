@@ -1,5 +1,7 @@
-// Draw night: stop a double click from sending a step twice. The server
-// refuses a repeated step anyway (expected_state); this only saves a refusal.
+// Draw night, progressive enhancement only (every step works without it):
+// - stop a double click from sending a step twice (the server refuses a
+//   repeated step anyway, through expected_state; this only saves a refusal);
+// - a Print button on the announcement screen (the browser's Print works too).
 (function () {
   "use strict";
   var forms = document.querySelectorAll("form.step-form");
@@ -11,4 +13,13 @@
       }
     });
   });
+  var announce = document.querySelector(".screen-sales_closed .announce");
+  if (announce && window.print) {
+    var print = document.createElement("button");
+    print.type = "button";
+    print.className = "no-print";
+    print.textContent = "Print the announcement";
+    print.addEventListener("click", function () { window.print(); });
+    announce.parentNode.insertBefore(print, announce.nextSibling);
+  }
 })();

@@ -77,6 +77,7 @@ def run_draw_night(page, axe_page, live_server, shoot, draw, *, card: str, envel
 
     screen("announce", "Announce the draw")
     expect(page.locator(".big-figures")).to_contain_text("$1,250.00")
+    expect(page.get_by_role("button", name="Print the announcement")).to_be_visible()
     click_step(page, "Announced: go to the ticket draw")
 
     screen("draw-ticket", "Draw the winning ticket")
