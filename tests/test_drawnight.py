@@ -275,3 +275,9 @@ def test_a_screen_without_its_own_partial_falls_back_to_the_generic_one(staff_cl
     monkeypatch.setattr(drawnight, "_screen", lambda d: "some_future_state")
     page = staff_client.get(night(draw)).content.decode()
     assert "Fill in what the form below asks" in page and 'name="serial"' in page
+
+
+def test_a_post_without_the_expected_state_performs_nothing(staff_client, draw):  # R:D8
+    response = staff_client.post(night(draw), {}, follow=True)
+    assert any("out of date" in e for e in errors(response))
+    assert state_of(draw) == DrawState.SCHEDULED

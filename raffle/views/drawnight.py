@@ -93,7 +93,11 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
 
 
 def _stale(request, draw: Draw, expected: str) -> None:
-    done = dict(DrawState.choices).get(expected, "that step")
+    if expected not in DrawState.values:
+        messages.error(request, "That form was out of date, so nothing was done. Here is the draw "
+                                "as it stands; check it and try again.")
+        return
+    done = DrawState(expected).label
     messages.error(
         request,
         f"This step was already done by someone else: draw {draw.number} is now at "
