@@ -47,7 +47,13 @@ run: $(VENV)/.installed-run
 	@echo "Serving on http://$(HOST_PORT)/  (admin: http://$(HOST_PORT)/admin/)"
 	DJANGO_DEBUG=true $(PY) manage.py runserver $(HOST_PORT)
 
-test: $(VENV)/.installed-test
+# axe-core (npm) for the browser tests' accessibility checks; without npm the
+# browser tests skip locally and fail in CI (CI=true).
+node_modules/axe-core/axe.min.js: package.json package-lock.json
+	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --loglevel=error && touch $@; \
+	else echo "npm not found: browser tests will skip (install nodejs and npm)"; fi
+
+test: $(VENV)/.installed-test node_modules/axe-core/axe.min.js
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest $(PYTEST_ARGS)
 
 check: $(VENV)/.installed-test

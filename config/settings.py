@@ -9,6 +9,7 @@ an embedded SQLite file; production sets DATABASE_URL to PostgreSQL.
 from pathlib import Path
 
 import environ
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -137,10 +138,12 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=False)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# CSP.NONCE (not the string "'nonce'", which browsers reject as an invalid
+# source) makes Django put a per-request nonce here for {{ csp_nonce }}.
 SECURE_CSP = {
-    "default-src": ["'self'"],
-    "script-src": ["'self'", "'nonce'"],
-    "style-src": ["'self'", "'nonce'"],
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.NONCE],
     "img-src": ["'self'", "data:"],
     "object-src": ["'none'"],
     "base-uri": ["'none'"],

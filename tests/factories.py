@@ -121,3 +121,12 @@ def run_draw(draw, *, actor, sales="100.00", envelope=None, card=None, until=Dra
             destroyer, verifier = members_for(event)
         return services.draw_roll_over(actor=actor, draw=draw, destroyed_by=destroyer, verified_by=verifier)
     return draw
+
+
+def user_with_role(role: str, **kwargs):
+    """A signed-up user in one of the role groups of `core.roles`."""
+    from django.contrib.auth.models import Group
+
+    user = UserFactory(**kwargs)
+    user.groups.add(Group.objects.get(name=role))
+    return user

@@ -1,0 +1,99 @@
+"""Server time of the public envelope board (issue #4: < 50 ms for an event
+with 52 draws), against a baseline measured in the same run: the board of a
+fresh event (one draw, no envelope opened).
+
+Runs on PostgreSQL in a throw-away database (BENCH_DATABASE_NAME, default
+bench_board) created and dropped by Django's test machinery. Time is measured
+around the full request through the middleware with Django's test client
+(no network), median and 95th percentile of many requests.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/bench_board.py
+"""
+
+import os
+import pathlib
+import statistics
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.test_settings")
+os.environ["TEST_DATABASE_NAME"] = os.environ.get("BENCH_DATABASE_NAME", "bench_board")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.db import connection, reset_queries  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+
+REQUESTS = int(os.environ.get("BENCH_REQUESTS", "300"))
+LIMIT_MS = 50.0
+
+
+def measure(client: Client, url: str) -> dict:
+    for _ in range(20):  # warm up: templates compiled, connection open
+        assert client.get(url).status_code == 200
+    times = []
+    for _ in range(REQUESTS):
+        start = time.perf_counter()
+        client.get(url)
+        times.append((time.perf_counter() - start) * 1000)
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url)
+    times.sort()
+    return {"median": statistics.median(times), "p95": times[int(len(times) * 0.95) - 1],
+            "queries": len(queries)}
+
+
+def build(n_closed: int):
+    from raffle.cards import ACE_OF_SPADES, DECK
+    from raffle.models import DrawState
+    from tests.factories import UserFactory, event_with_draw, members_for, run_draw
+
+    actor = UserFactory()
+    event = event_with_draw(actor=actor)
+    destroyer, verifier = members_for(event)
+    cards = [c for c in DECK if c != ACE_OF_SPADES]
+    for number in range(1, n_closed + 1):
+        run_draw(event.draws.get(number=number), actor=actor, sales=f"{1000 + 37 * number}.25",
+                 card=cards[number - 1], destroyer=destroyer, verifier=verifier)
+    if n_closed:
+        run_draw(event.draws.get(number=n_closed + 1), actor=actor, until=DrawState.SELLING)
+    return event
+
+
+def main():
+    setup_test_environment()
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        fresh = build(0)
+        full = build(51)  # draws 1-51 closed (51 envelopes opened), draw 52 selling
+        from raffle.models import Draw
+        assert Draw.objects.filter(event=full).count() == 52
+        ticket_note = "raffle.models.Ticket does not exist on this branch"
+        try:
+            from raffle.models import Ticket  # noqa: F401
+            ticket_note = "Ticket rows exist but the board never queries them"
+        except ImportError:
+            pass
+        client = Client()
+        reset_queries()
+        base = measure(client, f"/board/{fresh.pk}/")
+        big = measure(client, f"/board/{full.pk}/")
+        print(f"board, fresh event (1 draw, 0 opened)  baseline: median {base['median']:.2f} ms, "
+              f"p95 {base['p95']:.2f} ms, {base['queries']} queries")
+        print(f"board, 52 draws, 51 envelopes opened          : median {big['median']:.2f} ms, "
+              f"p95 {big['p95']:.2f} ms, {big['queries']} queries")
+        print(f"ratio 52 draws / baseline: {big['median'] / base['median']:.2f}x; "
+              f"limit {LIMIT_MS:.0f} ms: {'OK' if big['p95'] < LIMIT_MS else 'OVER'} ({ticket_note}; "
+              f"{REQUESTS} requests each)")
+        return 0 if big["p95"] < LIMIT_MS else 1
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

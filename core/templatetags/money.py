@@ -1,0 +1,13 @@
+"""`{{ amount|money }}`: $1,234.50, the same on every page and in every
+locale (Django's en-ca format would group with spaces), via core.money."""
+
+from django import template
+
+from core.money import format_money
+
+register = template.Library()
+
+
+@register.filter
+def money(amount):
+    return format_money(amount)

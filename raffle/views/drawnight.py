@@ -1,0 +1,148 @@
+"""Draw night: one page per draw (`/draws/<id>/night/`) that leads the draw
+staff through the draw's steps in order (RULES D8).
+
+The screen is chosen by the draw's state. Every step is a POST that carries
+the state the screen was showing (`expected_state`); the view performs the
+step through `raffle.steps` (the same path as the admin) and redirects
+(post/redirect/get), so refreshing or going back never repeats a step, and a
+second laptop acting on a stale screen is told the step was already done
+instead of performing the next one. The services lock the draw, so two
+simultaneous POSTs of the same step give one success.
+"""
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import select_template
+from django.urls import reverse
+
+from core import roles
+from core.errors import DomainError
+from core.money import split_sales
+from raffle import selectors
+from raffle.models import Draw, DrawState
+from raffle.steps import perform_next_step, step_form
+
+# The progress shown on every screen: (state the step leads to, what staff call it).
+PROGRESS = [
+    (DrawState.SELLING, "Open ticket sales"),
+    (DrawState.SALES_CLOSED, "Close sales"),
+    (DrawState.ANNOUNCED, "Announce"),
+    (DrawState.TICKET_DRAWN, "Draw the winning ticket"),
+    (DrawState.ENVELOPE_CHOSEN, "Choose the envelope"),
+    (DrawState.CARD_REVEALED, "Reveal the card"),
+    (DrawState.CLOSED, "Destroy the card or award the jackpot"),
+]
+_ORDER = list(DrawState.values)
+
+# The heading and the button of each screen, by the draw's state.
+SCREENS = {
+    DrawState.SCHEDULED: ("Open ticket sales", "Open ticket sales"),
+    DrawState.SELLING: ("Close ticket sales", "Check the figures"),
+    DrawState.SALES_CLOSED: ("Announce the draw", "Announced: go to the ticket draw"),
+    DrawState.ANNOUNCED: ("Draw the winning ticket", "Record the winning ticket"),
+    DrawState.TICKET_DRAWN: ("Choose the envelope", "Choose this envelope"),
+    DrawState.ENVELOPE_CHOSEN: ("Reveal the card", "Record the card"),
+    "destruction": ("Not the Ace of Spades: destroy the card", "Log the destruction and roll the jackpot over"),
+    "ace": ("The Ace of Spades!", "Award the jackpot and conclude the event"),
+    DrawState.CLOSED: ("Draw finished", ""),
+}
+
+STAFF_WHO_RUN_DRAWS = (roles.DRAW_STAFF, roles.ADMINISTRATOR)
+
+
+def _screen(draw: Draw) -> str:
+    if draw.state == DrawState.CARD_REVEALED:
+        return "ace" if draw.is_ace else "destruction"
+    return draw.state
+
+
+def _progress(draw: Draw) -> list[dict]:
+    here = _ORDER.index(draw.state) if draw.state in _ORDER else 0
+    return [
+        {"label": label, "done": _ORDER.index(state) <= here,
+         "current": _ORDER.index(state) == here + 1}
+        for state, label in PROGRESS
+    ]
+
+
+def _render(request, draw: Draw, form, *, preview=None, status=200):
+    screen = _screen(draw)
+    # A state added later (e.g. a "must go" mode) still gets a working screen:
+    # its own partial if one exists, else the generic one with the step form.
+    heading, button = SCREENS.get(screen, (draw.get_state_display(), "Do this step"))
+    if preview is not None:
+        button = f"Close sales at ${preview.sales:,.2f}"
+    context = {
+        "draw": draw,
+        "event": draw.event,
+        "screen": screen,
+        "heading": heading,
+        "button": button,
+        "form": form,
+        "preview": preview,
+        "preview_jackpot": draw.event.jackpot + preview.jackpot_contribution if preview else None,
+        "progress": _progress(draw),
+        "screen_template": select_template(
+            [f"raffle/drawnight/_{screen}.html", "raffle/drawnight/_generic.html"]).template.name,
+    }
+    if screen in (DrawState.TICKET_DRAWN, DrawState.ENVELOPE_CHOSEN):
+        context["envelopes"] = selectors.envelope_board(draw.event)
+    if screen == DrawState.CLOSED:
+        context["next_draw"] = Draw.objects.filter(event_id=draw.event_id, number=draw.number + 1).first()
+    return render(request, "raffle/drawnight/night.html", context, status=status)
+
+
+def _stale(request, draw: Draw, expected: str) -> None:
+    if expected not in DrawState.values:
+        messages.error(request, "That form was out of date, so nothing was done. Here is the draw "
+                                "as it stands; check it and try again.")
+        return
+    done = DrawState(expected).label
+    messages.error(
+        request,
+        f"This step was already done by someone else: draw {draw.number} is now at "
+        f"“{draw.get_state_display().lower()}”, not “{done.lower()}”. Nothing was changed; "
+        "here is the draw as it stands.",
+    )
+
+
+@roles.role_required(*STAFF_WHO_RUN_DRAWS)
+def draw_night(request, draw_id: int):
+    draw = get_object_or_404(selectors.draws_for_night(), pk=draw_id)
+    if request.method != "POST":
+        return _render(request, draw, step_form(draw))
+
+    here = reverse("draw_night", args=[draw.pk])
+    expected = request.POST.get("expected_state", "")
+    if expected != draw.state:  # R:D8 a stale screen never performs the step after it.
+        _stale(request, draw, expected)
+        return redirect(here)
+    form = step_form(draw, request.POST)
+    if form is None:
+        return redirect(here)
+    if not form.is_valid():
+        return _render(request, draw, form, status=400)
+
+    # Close sales: show the reconciled split before anything is fixed for
+    # good, and close only at the total that was shown (R:P1).
+    if draw.state == DrawState.SELLING and "ticket_sales" in form.cleaned_data:
+        try:
+            preview = split_sales(form.cleaned_data["ticket_sales"], rounding=draw.event.rounding)
+        except DomainError as error:
+            form.add_error(None, str(error))
+            return _render(request, draw, form, status=400)
+        if request.POST.get("previewed") != str(preview.sales):
+            return _render(request, draw, form, preview=preview)
+
+    try:
+        draw, message = perform_next_step(actor=request.user, draw=draw, cleaned=form.cleaned_data)
+    except DomainError as error:
+        now = Draw.objects.only("state").get(pk=draw.pk).state
+        if now != expected:  # another laptop won the race for this step
+            draw.state = now
+            _stale(request, draw, expected)
+            return redirect(here)
+        form.add_error(None, str(error))
+        return _render(request, draw, form, status=400)
+    messages.success(request, message)
+    return redirect(here)

@@ -1,0 +1,283 @@
+"""The draw-night wizard: one page per draw, the screen chosen by the draw's
+state, every step a POST that carries the state it expects (RULES D8)."""
+
+import threading
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from core import roles
+from raffle.models import CardDestruction, Draw, DrawState, EventStatus
+from tests.factories import PASSWORD, members_for, run_draw, user_with_role
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def drawstaff(db):
+    return user_with_role(roles.DRAW_STAFF, username="sam")
+
+
+@pytest.fixture
+def staff_client(client, drawstaff):
+    client.force_login(drawstaff)
+    return client
+
+
+def night(draw):
+    return reverse("draw_night", args=[draw.pk])
+
+
+def step(client, draw, data, *, expected=None):
+    """POST one step as the screen would, following the redirect."""
+    draw.refresh_from_db()
+    payload = {"expected_state": expected or draw.state, **data}
+    return client.post(night(draw), payload, follow=True)
+
+
+def errors(response):
+    return [str(m) for m in response.context["messages"] if m.level_tag == "error"]
+
+
+def state_of(draw):
+    return Draw.objects.get(pk=draw.pk).state
+
+
+def test_a_full_draw_night_to_rollover_runs_screen_by_screen(staff_client, draw):  # R:D8 R:D1 R:E3
+    destroyer, verifier = members_for(draw.event)
+    headings = []
+    for data in [{}, {"ticket_sales": "1250.00"}, {"ticket_sales": "1250.00", "previewed": "1250.00"}, {},
+                 {"serial": "A-000123", "winner_name": "Alex Winner"}, {"envelope_number": "17"},
+                 {"card": "QD"}, {"destroyed_by": destroyer.pk, "verified_by": verifier.pk}]:
+        page = staff_client.get(night(draw))
+        headings.append(page.context["heading"])
+        response = step(staff_client, draw, data)
+        assert response.status_code == 200
+        assert not errors(response), (data, errors(response))
+    draw.refresh_from_db()
+    assert draw.state == DrawState.CLOSED and draw.outcome == "rollover"
+    assert draw.draw_prize == 250 and draw.jackpot_after == 375
+    assert CardDestruction.objects.get(draw=draw).verified_by == verifier
+    assert headings[:2] == ["Open ticket sales", "Close ticket sales"]
+    assert "Not the Ace of Spades: destroy the card" in headings
+    page = staff_client.get(night(draw)).content.decode()
+    next_draw = draw.event.draws.get(number=2)
+    assert "rolls over" in page and reverse("draw_night", args=[next_draw.pk]) in page
+
+
+def test_closing_sales_shows_the_split_first_and_fixes_nothing_until_confirmed(staff_user, staff_client, draw):  # R:P1
+    run_draw(draw, actor=staff_user, until=DrawState.SELLING)
+    response = step(staff_client, draw, {"ticket_sales": "1001.99"})
+    page = response.content.decode()
+    assert "$200.39" in page and "$300.59" in page and "$501.01" in page
+    assert "Close sales at $1,001.99" in page
+    assert state_of(draw) == DrawState.SELLING
+    # The total was changed after the check: check again, close nothing.
+    response = step(staff_client, draw, {"ticket_sales": "1100.00", "previewed": "1001.99"})
+    assert "Close sales at $1,100.00" in response.content.decode()
+    assert state_of(draw) == DrawState.SELLING
+    step(staff_client, draw, {"ticket_sales": "1001.99", "previewed": "1001.99"})
+    assert state_of(draw) == DrawState.SALES_CLOSED
+
+
+def test_the_announcement_screen_shows_sales_prize_and_jackpot_in_large_type(staff_user, staff_client, draw):  # R:D1
+    run_draw(draw, actor=staff_user, sales="800.00", until=DrawState.SALES_CLOSED)
+    page = staff_client.get(night(draw)).content.decode()
+    assert 'class="big-figures"' in page
+    for figure in ("$800.00", "$160.00", "$240.00"):
+        assert figure in page
+
+
+def test_a_draw_night_to_the_ace_of_spades_awards_the_jackpot_and_concludes(staff_user, staff_client, draw):  # R:P4
+    run_draw(draw, actor=staff_user, sales="1000.00", until=DrawState.ENVELOPE_CHOSEN, envelope=5)
+    response = step(staff_client, draw, {"card": "AS"})
+    assert response.context["screen"] == "ace"
+    assert "Award the jackpot and conclude the event" in response.content.decode()
+    response = step(staff_client, draw, {})
+    assert not errors(response)
+    draw.refresh_from_db()
+    assert draw.outcome == "jackpot_won" and draw.jackpot_awarded == 300
+    assert draw.event.status == EventStatus.CONCLUDED
+    assert "Jackpot awarded" in response.content.decode()
+
+
+def test_refreshing_after_a_step_does_not_repeat_it(staff_client, draw):  # R:D8
+    response = step(staff_client, draw, {})
+    assert response.redirect_chain[-1][0] == night(draw)  # post/redirect/get
+    staff_client.get(night(draw))
+    assert state_of(draw) == DrawState.SELLING
+
+
+def test_closing_sales_twice_is_refused_and_changes_nothing(staff_user, staff_client, draw):  # R:D8
+    run_draw(draw, actor=staff_user, sales="500.00", until=DrawState.SELLING)
+    step(staff_client, draw, {"ticket_sales": "500.00", "previewed": "500.00"})
+    response = step(staff_client, draw, {"ticket_sales": "900.00", "previewed": "900.00"},
+                    expected=DrawState.SELLING)
+    assert any("already done by someone else" in e for e in errors(response))
+    draw.refresh_from_db()
+    assert draw.state == DrawState.SALES_CLOSED and draw.ticket_sales == 500
+
+
+def test_a_stale_screen_never_performs_the_following_step(staff_user, staff_client, draw):  # R:D8
+    run_draw(draw, actor=staff_user, until=DrawState.ANNOUNCED)
+    # A second laptop still shows "announce" and clicks its button.
+    response = step(staff_client, draw, {}, expected=DrawState.SALES_CLOSED)
+    assert any("already done by someone else" in e for e in errors(response))
+    assert state_of(draw) == DrawState.ANNOUNCED
+
+
+def test_revealing_before_choosing_an_envelope_is_refused(staff_user, staff_client, draw):  # R:D8
+    run_draw(draw, actor=staff_user, until=DrawState.TICKET_DRAWN)
+    response = step(staff_client, draw, {"card": "QD"}, expected=DrawState.ENVELOPE_CHOSEN)
+    assert errors(response)
+    response = step(staff_client, draw, {"card": "QD"})
+    assert response.status_code == 400
+    assert "This field is required" in response.content.decode()
+    assert state_of(draw) == DrawState.TICKET_DRAWN
+
+
+def test_choosing_an_opened_envelope_shows_why_and_changes_nothing(staff_user, staff_client, event):  # R:E1
+    first = run_draw(event.draws.get(number=1), actor=staff_user, envelope=9, card="3C")
+    second = run_draw(event.draws.get(number=2), actor=staff_user, until=DrawState.TICKET_DRAWN)
+    response = step(staff_client, second, {"envelope_number": "9"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "Envelope 9 was already opened (3 of Clubs)" in page and 'role="alert"' in page
+    assert state_of(second) == DrawState.TICKET_DRAWN
+    assert first.state == DrawState.CLOSED
+
+
+def test_the_verifier_must_be_a_second_person(staff_user, staff_client, draw):  # R:E3
+    destroyer, _ = members_for(draw.event)
+    run_draw(draw, actor=staff_user, until=DrawState.CARD_REVEALED)
+    response = step(staff_client, draw, {"destroyed_by": destroyer.pk, "verified_by": destroyer.pk})
+    assert response.status_code == 400
+    assert "verified by a second person" in response.content.decode()
+    assert state_of(draw) == DrawState.CARD_REVEALED
+    assert not CardDestruction.objects.filter(draw=draw).exists()
+
+
+def test_every_screen_shows_where_the_draw_stands(staff_user, staff_client, draw):  # R:D8
+    run_draw(draw, actor=staff_user, until=DrawState.TICKET_DRAWN)
+    page = staff_client.get(night(draw)).content.decode()
+    assert "Where the draw stands: <strong>Winning ticket drawn</strong>" in page
+    assert 'aria-current="step"' in page and "T00001" in page
+
+
+def test_only_draw_staff_and_administrators_run_draw_night(client, draw):
+    assert client.get(night(draw)).status_code == 302  # to the sign-in page
+    client.force_login(user_with_role(roles.SELLER))
+    assert client.get(night(draw)).status_code == 403
+    assert client.post(night(draw), {"expected_state": "scheduled"}).status_code == 403
+    assert state_of(draw) == DrawState.SCHEDULED
+    client.force_login(user_with_role(roles.ADMINISTRATOR))
+    assert client.get(night(draw)).status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_laptops_posting_the_same_step_at_once_give_one_success():  # R:D8
+    from tests.factories import UserFactory, event_with_draw
+
+    actor = UserFactory()
+    event = event_with_draw(actor=actor)
+    draw = run_draw(event.draws.get(number=1), actor=actor, until=DrawState.ANNOUNCED)
+    users = [user_with_role(roles.DRAW_STAFF) for _ in range(2)]
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def laptop(i):
+        client = Client()
+        client.login(username=users[i].username, password=PASSWORD)
+        try:
+            barrier.wait()
+            response = client.post(night(draw), {"expected_state": DrawState.ANNOUNCED,
+                                                 "serial": f"S-{i}"}, follow=True)
+            # The test client's captured context is shared between threads: read the page.
+            outcomes.append((response.status_code, "already done by someone else" in response.content.decode()))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=laptop, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert len(outcomes) == 2, outcomes
+    assert sorted(refused for _, refused in outcomes) == [False, True], outcomes
+    draw.refresh_from_db()
+    assert draw.state == DrawState.TICKET_DRAWN and draw.winning_serial in ("S-0", "S-1")
+
+
+def test_the_dashboard_shows_the_raffle_at_a_glance(staff_user, client, event):
+    run_draw(event.draws.get(number=1), actor=staff_user, sales="400.00")
+    run_draw(event.draws.get(number=2), actor=staff_user, sales="600.00", until=DrawState.SELLING)
+    client.force_login(user_with_role(roles.TREASURER))
+    response = client.get(reverse("event_dashboard", args=[event.pk]))
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "<svg" in page and "Draw 1: sales $400.00" in page
+    assert "Selling tickets" in page and "51 of 52" in page
+    assert "$1,000.00" not in page and "$400.00" in page
+    assert f"Licence {event.licence.number} expires" in page
+    assert "Run draw night" not in page  # a treasurer watches, draw staff run it
+    client.force_login(user_with_role(roles.AUDITOR))
+    assert client.get(reverse("event_dashboard", args=[event.pk])).status_code == 200
+    client.force_login(user_with_role(roles.SELLER))
+    assert client.get(reverse("event_dashboard", args=[event.pk])).status_code == 403
+
+
+def test_the_dashboard_gives_the_report_deadline_after_every_fourth_draw(client, event, staff_user):  # R:R1
+    destroyer, verifier = members_for(event)
+    for number in range(1, 5):
+        run_draw(event.draws.get(number=number), actor=staff_user, destroyer=destroyer, verifier=verifier)
+    client.force_login(user_with_role(roles.TREASURER))
+    page = client.get(reverse("event_dashboard", args=[event.pk])).content.decode()
+    assert "Supporting documents and licence fee for draws 1 to 4" in page
+
+
+def test_the_envelope_screen_shows_the_winning_ticket_announced(staff_client, staff_user, draw):  # R:D2
+    run_draw(draw, actor=staff_user, until=DrawState.ANNOUNCED)
+    response = step(staff_client, draw, {"serial": "B-0042", "winner_name": "Robin Holder"})
+    page = response.content.decode()
+    assert "Winning ticket B-0042 recorded." in page
+    assert 'class="big">B-0042<' in page and "Robin Holder" in page
+
+
+def _queries_for(client, url):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)
+
+
+def test_the_dashboard_and_the_wizard_cost_the_same_queries_however_many_draws(
+        staff_client, staff_user, event):
+    dashboard = reverse("event_dashboard", args=[event.pk])
+    before = (_queries_for(staff_client, dashboard),
+              _queries_for(staff_client, night(event.draws.get(number=1))))
+    destroyer, verifier = members_for(event)
+    for number in range(1, 6):
+        run_draw(event.draws.get(number=number), actor=staff_user, destroyer=destroyer, verifier=verifier)
+    after = (_queries_for(staff_client, dashboard),
+             _queries_for(staff_client, night(event.draws.get(number=6))))
+    assert after == before
+
+
+def test_a_screen_without_its_own_partial_falls_back_to_the_generic_one(staff_client, staff_user, draw,
+                                                                        monkeypatch):
+    from raffle.views import drawnight
+
+    run_draw(draw, actor=staff_user, until=DrawState.ANNOUNCED)
+    monkeypatch.setattr(drawnight, "_screen", lambda d: "some_future_state")
+    page = staff_client.get(night(draw)).content.decode()
+    assert "Fill in what the form below asks" in page and 'name="serial"' in page
+
+
+def test_a_post_without_the_expected_state_performs_nothing(staff_client, draw):  # R:D8
+    response = staff_client.post(night(draw), {}, follow=True)
+    assert any("out of date" in e for e in errors(response))
+    assert state_of(draw) == DrawState.SCHEDULED
