@@ -1,8 +1,13 @@
 from django.urls import path
 
-from raffle.views import events
+from raffle.views import audit, events
 
 urlpatterns = [
     path("", events.home, name="home"),
     path("events/<int:event_id>/", events.event_detail, name="event_detail"),
+    path("audit/", audit.audit_trail, name="audit_trail"),
+    path("events/<int:event_id>/destructions/", audit.destruction_log, name="audit_destructions"),
+    path("events/<int:event_id>/videos/", audit.video_register, name="audit_videos"),
+    path("events/<int:event_id>/registrar/", audit.registrar_register, name="audit_registrar"),
+    path("events/<int:event_id>/deck/", audit.deck_public, name="deck_public"),
 ]
