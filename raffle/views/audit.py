@@ -45,13 +45,17 @@ def audit_trail(request):
     })
 
 
+def _local(moment) -> str:
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M:%S %Z") if moment else ""
+
+
 def _destruction_rows(log):
     for d in log:
         yield [d.draw.number, timezone.localtime(d.draw.card_revealed_at or d.destroyed_at).date(),
                d.card, d.get_card_display(), d.get_method_display(), d.envelope.number,
-               d.destroyed_by.full_name, timezone.localtime(d.destroyer_authenticated_at) if d.destroyer_authenticated_at else "",
-               d.verified_by.full_name, timezone.localtime(d.verifier_authenticated_at) if d.verifier_authenticated_at else "",
-               timezone.localtime(d.destroyed_at), d.recorded_by.get_username()]
+               d.destroyed_by.full_name, _local(d.destroyer_authenticated_at),
+               d.verified_by.full_name, _local(d.verifier_authenticated_at),
+               _local(d.destroyed_at), d.recorded_by.get_username()]
 
 
 DESTRUCTION_HEADER = ["Draw", "Draw date", "Card", "Card name", "Method", "Envelope", "Destroyed by",
