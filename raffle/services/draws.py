@@ -281,6 +281,7 @@ def draw_roll_over(*, actor, draw: Draw, destroyed_by, verified_by, destroyer_pa
     destroyer_at = _authenticate_member(destroyer, destroyer_password, role="destroyed the card")
     verifier_at = _authenticate_member(verifier, verifier_password, role="verified the destruction")
     now = timezone.now()
+    # R:E2 destroyed (paper) or deleted (electronic) at once.
     method = DestructionMethod.DESTROYED if event.deck_kind == DeckKind.PAPER else DestructionMethod.DELETED
     destruction = CardDestruction.objects.create(
         draw=draw, envelope=envelope, card=envelope.card, method=method, destroyed_by=destroyer,

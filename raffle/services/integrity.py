@@ -55,7 +55,7 @@ def video_register(*, actor, draw: Draw, resolution_lines, duration, held_by: st
     """Register the recording of a paper draw (D4)."""
     Event.objects.select_for_update().get(pk=draw.event_id)
     draw = Draw.objects.select_for_update().select_related("event").get(pk=draw.pk)
-    if draw.event.deck_kind != DeckKind.PAPER:
+    if draw.event.deck_kind != DeckKind.PAPER:  # R:D5 electronic draws are logged, not filmed
         raise RaffleError("Only paper draws are filmed; an electronic draw is logged by the system (D5).")
     if draw.state in (DrawState.SCHEDULED, DrawState.SELLING):
         raise RaffleError(f"Draw {draw.number} has not taken place yet; register its video after the draw.")

@@ -42,6 +42,7 @@ def audit_trail(request):
     page = Paginator(entries, 100).get_page(request.GET.get("page"))
     return render(request, "raffle/audit/trail.html", {
         "report": report, "page": page, "action": action, "events": selectors.event_list(),
+        "last": AuditEntry.objects.order_by("-id").only("id", "hash", "at").first(),
     })
 
 
