@@ -26,6 +26,8 @@ _suppressed = contextvars.ContextVar("permission_audit_suppressed", default=Fals
 # Who is acting in the current request, for permission changes made through a
 # form (the admin) whose signals carry no user. Set by `core.middleware`.
 current_actor = contextvars.ContextVar("audit_current_actor", default=None)
+# Record pages viewed during the session (core.middleware), written with the sign-out.
+VIEWED_SESSION_KEY = "_audit_viewed"
 
 
 @contextmanager
@@ -56,8 +58,10 @@ def on_logged_in(sender, request, user, **kwargs):
 def on_logged_out(sender, request, user, **kwargs):
     if user is None:
         return
-    started = getattr(request, "session", {}).get("_audit_login_at") if request is not None else None
-    _record(actor=user, action="core.user.logout", obj=user, data={**_client(request), "login_at": started})
+    session = getattr(request, "session", {}) if request is not None else {}
+    _record(actor=user, action="core.user.logout", obj=user, data={
+        **_client(request), "login_at": session.get("_audit_login_at"),
+        "viewed": session.get(VIEWED_SESSION_KEY, [])})  # R:D7 how long, and what was viewed
 
 
 def on_login_failed(sender, credentials, request=None, **kwargs):

@@ -138,6 +138,14 @@ def test_the_trail_page_names_the_first_altered_entry(event, auditor_client):
     assert f"Broken at entry #{target.pk}" in html and "changed after it was written" in html
 
 
+def test_the_trail_exports_as_csv_with_its_hashes(event, auditor_client):
+    response = auditor_client.get(reverse("audit_trail"), {"format": "csv", "action": "raffle.event"})
+    lines = response.content.decode().strip().splitlines()
+    entry = AuditEntry.objects.get(action="raffle.event.setup")
+    assert lines[0].startswith("id,at,actor_id") and len(lines) == 2
+    assert lines[1].startswith(f"{entry.pk},") and lines[1].endswith(entry.hash)
+
+
 def test_the_trail_page_is_closed_to_sellers(client):
     client.force_login(_role_user(roles.SELLER))
     assert client.get(reverse("audit_trail")).status_code == 403
@@ -156,6 +164,18 @@ def test_sign_in_sign_out_and_a_failed_sign_in_are_in_the_trail(client):  # R:D7
     client.post(reverse("logout"))
     logout = AuditEntry.objects.get(action="core.user.logout")
     assert logout.actor == user and logout.data["login_at"]
+
+
+def test_the_sign_out_entry_lists_the_record_pages_viewed(client):  # R:D7
+    user = UserFactory(is_staff=True)
+    user.groups.add(Group.objects.get(name=roles.AUDITOR))
+    client.post(reverse("login"), {"username": user.username, "password": PASSWORD})
+    client.get("/admin/raffle/draw/")
+    client.get(reverse("audit_trail"))
+    client.get("/admin/raffle/draw/")
+    client.post(reverse("logout"))
+    logout = AuditEntry.objects.get(action="core.user.logout")
+    assert logout.data["viewed"] == ["/admin/raffle/draw/", "/audit/"]
 
 
 def test_group_and_permission_changes_are_in_the_trail(db):  # R:D7
