@@ -8,6 +8,7 @@ urlpatterns = [
     path("audit/", audit.audit_trail, name="audit_trail"),
     path("events/<int:event_id>/destructions/", audit.destruction_log, name="audit_destructions"),
     path("events/<int:event_id>/videos/", audit.video_register, name="audit_videos"),
+    path("events/<int:event_id>/videos/<int:video_id>/file/", audit.video_file, name="audit_video_file"),
     path("events/<int:event_id>/registrar/", audit.registrar_register, name="audit_registrar"),
     path("events/<int:event_id>/deck/", audit.deck_public, name="deck_public"),
 ]

@@ -66,6 +66,18 @@ def test_a_video_needs_a_file_or_a_location(drawn, staff_user):  # R:D4
     assert video.file.name.endswith(".mp4") and video.reference == video.file.name
 
 
+def test_the_auditor_downloads_a_recording_kept_by_the_application(event, drawn, staff_user, client):  # R:D4
+    video = _register(drawn, staff_user, location="", file=SimpleUploadedFile("draw1.mp4", b"\x01" * 64))
+    user = UserFactory(is_staff=True)
+    user.groups.add(roles_group(roles.AUDITOR))
+    client.force_login(user)
+    page = client.get(reverse("audit_videos", args=[event.pk])).content.decode()
+    url = reverse("audit_video_file", args=[event.pk, video.pk])
+    assert url in page
+    response = client.get(url)
+    assert response.status_code == 200 and b"".join(response.streaming_content) == b"\x01" * 64
+
+
 def test_a_video_cannot_be_registered_before_the_draw(draw, staff_user):  # R:D4
     with pytest.raises(RaffleError, match="has not taken place"):
         _register(draw, staff_user)

@@ -9,7 +9,7 @@ import json
 
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpResponse
+from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
@@ -21,7 +21,7 @@ from core.models import AuditEntry
 from core.pdf import pdf_response, render_pdf
 from raffle import selectors, services
 from raffle.forms_audit import RegistrarNotificationForm, VideoForm
-from raffle.models import COMMITMENT_DOMAIN, DeckKind, Draw, Event
+from raffle.models import COMMITMENT_DOMAIN, DeckKind, Draw, DrawVideo, Event
 
 READERS = (roles.AUDITOR, roles.ADMINISTRATOR, roles.TREASURER, roles.DRAW_STAFF)
 TRAIL_READERS = (roles.AUDITOR, roles.ADMINISTRATOR, roles.TREASURER)
@@ -53,6 +53,8 @@ def audit_trail(request):
         response["Content-Disposition"] = 'attachment; filename="audit-trail.csv"'
         return response
     page = Paginator(entries, 100).get_page(request.GET.get("page"))
+    for entry in page:
+        entry.data_json = json.dumps(entry.data, sort_keys=True, ensure_ascii=False)
     return render(request, "raffle/audit/trail.html", {
         "report": report, "page": page, "action": action, "events": selectors.event_list(),
         "last": AuditEntry.objects.order_by("-id").only("id", "hash", "at").first(),
@@ -120,6 +122,16 @@ def video_register(request, event_id: int):
         "event": event, "videos": selectors.video_register_rows(event),
         "missing": selectors.draws_needing_video(event), "form": form if can_write else None,
     })
+
+
+@roles.role_required(*READERS)
+def video_file(request, event_id: int, video_id: int):
+    """R:D4 the recording kept by the application, for the auditor to view."""
+    video = get_object_or_404(DrawVideo, pk=video_id, draw__event_id=event_id)
+    if not video.file:
+        raise Http404("This recording is kept outside the application; see its location.")
+    return FileResponse(video.file.open("rb"), as_attachment=True,
+                        filename=video.file.name.rsplit("/", 1)[-1])
 
 
 @roles.role_required(*READERS)
