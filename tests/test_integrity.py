@@ -39,13 +39,18 @@ def test_a_wrong_password_is_refused_and_changes_nothing(revealed, staff_user, w
     destroyer, verifier = members_for(revealed.event)
     passwords = {"destroyer_password": PASSWORD, "verifier_password": PASSWORD}
     passwords[f"{wrong}_password"] = "not-the-password"
-    before = AuditEntry.objects.count()
+    before_id = AuditEntry.objects.order_by("-id").values_list("id", flat=True).first()
     with pytest.raises(RaffleError, match="must type their own password"):
         services.draw_roll_over(actor=staff_user, draw=revealed, destroyed_by=destroyer, verified_by=verifier,
                                 **passwords)
     revealed.refresh_from_db()
     assert revealed.state == DrawState.CARD_REVEALED and not CardDestruction.objects.exists()
-    assert AuditEntry.objects.count() == before
+    # R:D7 nothing changed, but the refused attempt itself is on the trail
+    assert list(AuditEntry.objects.filter(id__gt=before_id).values_list("action", flat=True)) == [
+        "raffle.card.signature_refused"]
+    refused = AuditEntry.objects.get(action="raffle.card.signature_refused")
+    member = destroyer if wrong == "destroyer" else verifier
+    assert refused.data["member"] == member.full_name and "not-the-password" not in str(refused.data)
 
 
 def test_the_password_of_the_recording_user_does_not_sign_for_a_member(revealed):  # R:E3
@@ -266,3 +271,14 @@ def test_the_treasurer_records_a_notification_through_the_page(event, client):  
                                  "notified_at": timezone.localtime().strftime("%Y-%m-%dT%H:%M")})
     assert response.status_code == 302
     assert "Ticket printer jammed" in client.get(url).content.decode()
+
+
+def test_a_wrong_password_on_the_admin_draw_page_is_shown_and_changes_nothing(revealed, client):  # R:E3
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    destroyer, verifier = members_for(revealed.event)
+    response = client.post(reverse("admin:raffle_draw_step", args=[revealed.pk]), {
+        "destroyed_by": destroyer.pk, "verified_by": verifier.pk,
+        "destroyer_password": PASSWORD, "verifier_password": "guess"}, follow=True)
+    assert "Vic Verifier must type their own password" in response.content.decode()
+    revealed.refresh_from_db()
+    assert revealed.state == DrawState.CARD_REVEALED and not CardDestruction.objects.exists()

@@ -249,22 +249,49 @@ def _member(member_or_id, *, event: Event, role: str) -> BonaFideMember:
     return member
 
 
+class MemberPasswordRefused(RaffleError):
+    """A member's own password did not match at a card destruction (E3)."""
+
+    def __init__(self, message: str, *, member: BonaFideMember, role: str):
+        super().__init__(message, rule="E3")
+        self.member = member
+        self.role = role
+
+
 def _authenticate_member(member: BonaFideMember, password: str, *, role: str):
     """R:E3 the member signs in with their own credentials, now."""
     user = member.user
     if not password or authenticate(username=user.get_username(), password=password) is None:
-        raise RaffleError(f"The password given for {member.full_name}, who {role}, is not right. "
-                          f"{member.full_name} must type their own password.", rule="E3")
+        raise MemberPasswordRefused(
+            f"The password given for {member.full_name}, who {role}, is not right. "
+            f"{member.full_name} must type their own password.", member=member, role=role)
     return timezone.now()
 
 
-@transaction.atomic
 def draw_roll_over(*, actor, draw: Draw, destroyed_by, verified_by, destroyer_password: str,
                    verifier_password: str) -> Draw:
     """Not the ace: log the card's destruction (paper) or deletion (electronic),
     verified by a second member in charge (E2, E3), each authenticated with
     their own password at the time; close the draw; the jackpot rolls over
-    into the next draw, which is scheduled if it is not yet."""
+    into the next draw, which is scheduled if it is not yet.
+
+    A wrong password changes nothing in the draw or the log, but the refused
+    attempt is written to the audit trail in its own transaction (D7: failed
+    authentications are logged), so repeated guessing is visible."""
+    try:
+        return _draw_roll_over(actor=actor, draw=draw, destroyed_by=destroyed_by, verified_by=verified_by,
+                               destroyer_password=destroyer_password, verifier_password=verifier_password)
+    except MemberPasswordRefused as refused:
+        with transaction.atomic():
+            audit_record(actor=actor, action="raffle.card.signature_refused", obj=draw,
+                         data={"member": refused.member.full_name, "member_id": refused.member.pk,
+                               "role": refused.role})  # R:D7
+        raise
+
+
+@transaction.atomic
+def _draw_roll_over(*, actor, draw: Draw, destroyed_by, verified_by, destroyer_password: str,
+                    verifier_password: str) -> Draw:
     event, draw = _lock(draw)
     _check_step(event, draw, DrawState.CLOSED)
     envelope = draw.envelope
