@@ -22,13 +22,23 @@ class EnvelopeForm(forms.Form):
 
 
 class RevealCardForm(forms.Form):
-    card = forms.CharField(label="Card in the envelope", max_length=20,
-                           help_text="Rank then suit: AS is the Ace of Spades, QD the Queen of Diamonds, 10H the Ten of Hearts.")
+    card = forms.CharField(label="Card in the envelope", max_length=20, required=False,
+                           help_text="Rank then suit: AS is the Ace of Spades, QD the Queen of Diamonds, "
+                                     "10H the Ten of Hearts. Leave empty for an electronic deck: the "
+                                     "system opens the envelope.")
 
 
 class DestructionForm(forms.Form):
     destroyed_by = forms.ModelChoiceField(queryset=None, label="Member who destroyed the card")
+    destroyer_password = forms.CharField(
+        label="Password of the member who destroyed the card", strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "off"}),
+        help_text="That member types their own password (E3).")
     verified_by = forms.ModelChoiceField(queryset=None, label="Member in charge who verified it")
+    verifier_password = forms.CharField(
+        label="Password of the member in charge who verified it", strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "off"}),
+        help_text="The verifier types their own password (E3).")
 
     def __init__(self, *args, members=None, **kwargs):
         super().__init__(*args, **kwargs)

@@ -56,7 +56,8 @@ def perform_next_step(*, actor, draw: Draw, cleaned: dict) -> tuple[Draw, str]:
         return draw, f"Jackpot of ${draw.jackpot_awarded:,.2f} awarded. The event is concluded."
     if state == DrawState.CARD_REVEALED:
         draw = services.draw_roll_over(
-            actor=actor, draw=draw, destroyed_by=cleaned["destroyed_by"], verified_by=cleaned["verified_by"]
+            actor=actor, draw=draw, destroyed_by=cleaned["destroyed_by"], verified_by=cleaned["verified_by"],
+            destroyer_password=cleaned["destroyer_password"], verifier_password=cleaned["verifier_password"],
         )
         return draw, "Card destruction logged; the jackpot rolls over to the next draw."
     return draw, "This draw is closed."

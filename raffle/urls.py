@@ -1,6 +1,6 @@
 from django.urls import path
 
-from raffle.views import board, dashboard, drawnight, events
+from raffle.views import audit, board, dashboard, drawnight, events
 
 urlpatterns = [
     path("", events.home, name="home"),
@@ -8,4 +8,10 @@ urlpatterns = [
     path("events/<int:event_id>/dashboard/", dashboard.event_dashboard, name="event_dashboard"),
     path("draws/<int:draw_id>/night/", drawnight.draw_night, name="draw_night"),
     path("board/<int:event_id>/", board.public_board, name="public_board"),
+    path("audit/", audit.audit_trail, name="audit_trail"),
+    path("events/<int:event_id>/destructions/", audit.destruction_log, name="audit_destructions"),
+    path("events/<int:event_id>/videos/", audit.video_register, name="audit_videos"),
+    path("events/<int:event_id>/videos/<int:video_id>/file/", audit.video_file, name="audit_video_file"),
+    path("events/<int:event_id>/registrar/", audit.registrar_register, name="audit_registrar"),
+    path("events/<int:event_id>/deck/", audit.deck_public, name="deck_public"),
 ]

@@ -72,7 +72,8 @@ def event_with_draw(*, actor=None, licence=None, **event_kwargs):
 
 
 def members_for(event):
-    """A member who destroys cards and a member in charge who verifies."""
+    """A member who destroys cards and a member in charge who verifies; both
+    sign in with `PASSWORD`."""
     organisation = event.licence.organisation
     return (
         MemberFactory(organisation=organisation, full_name="Dana Destroyer"),
@@ -102,8 +103,9 @@ def run_draw(draw, *, actor, sales="100.00", envelope=None, card=None, until=Dra
             envelope_number=envelope or event.envelopes.filter(opened_at__isnull=True).first().number)),
         (DrawState.CARD_REVEALED, lambda d: services.draw_reveal_card(
             actor=actor, draw=d,
-            card=card or next(c for c in DECK if c != ACE_OF_SPADES
-                              and not event.envelopes.filter(card=c).exists()))),
+            # An electronic deck already holds its cards: the system opens the envelope.
+            card=card or ("" if event.deck_kind == "electronic" else next(
+                c for c in DECK if c != ACE_OF_SPADES and not event.envelopes.filter(card=c).exists())))),
     ]
     order = list(DrawState.values)
     for state, step in steps:
@@ -119,7 +121,8 @@ def run_draw(draw, *, actor, sales="100.00", envelope=None, card=None, until=Dra
             return services.draw_award_jackpot(actor=actor, draw=draw)
         if destroyer is None or verifier is None:
             destroyer, verifier = members_for(event)
-        return services.draw_roll_over(actor=actor, draw=draw, destroyed_by=destroyer, verified_by=verifier)
+        return services.draw_roll_over(actor=actor, draw=draw, destroyed_by=destroyer, verified_by=verifier,
+                                       destroyer_password=PASSWORD, verifier_password=PASSWORD)
     return draw
 
 

@@ -2,7 +2,7 @@ import pytest
 from django.urls import reverse
 
 from raffle.models import DrawState
-from tests.factories import UserFactory, members_for
+from tests.factories import PASSWORD, UserFactory, members_for
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +25,8 @@ def test_a_draw_can_be_run_step_by_step_from_the_admin(admin_client, draw):
     url = reverse("admin:raffle_draw_step", args=[draw.pk])
     destroyer, verifier = members_for(draw.event)
     for data in [{}, {"ticket_sales": "795"}, {}, {"serial": "A123"}, {"envelope_number": "12"},
-                 {"card": "QD"}, {"destroyed_by": destroyer.pk, "verified_by": verifier.pk}]:
+                 {"card": "QD"}, {"destroyed_by": destroyer.pk, "verified_by": verifier.pk,
+                  "destroyer_password": PASSWORD, "verifier_password": PASSWORD}]:
         response = admin_client.post(url, data, follow=True)
         assert response.status_code == 200
         assert not [m for m in response.context["messages"] if m.level_tag == "error"], data

@@ -10,7 +10,7 @@ from licensing.models import LicenceStatus
 from raffle import services
 from raffle.errors import EventConcluded, RaffleError, TransitionNotAllowed
 from raffle.models import DRAW_TRANSITIONS, CardDestruction, Draw, DrawOutcome, DrawState, EventStatus
-from tests.factories import MemberFactory, members_for, run_draw
+from tests.factories import PASSWORD, MemberFactory, members_for, run_draw
 
 pytestmark = pytest.mark.django_db
 
@@ -173,7 +173,8 @@ def test_a_destruction_verified_by_the_destroyer_is_refused(draw, staff_user):  
     draw = run_draw(draw, actor=staff_user, until=DrawState.CARD_REVEALED)
     member = MemberFactory(organisation=draw.event.licence.organisation, is_in_charge=True)
     with pytest.raises(RaffleError, match="second person"):
-        services.draw_roll_over(actor=staff_user, draw=draw, destroyed_by=member, verified_by=member)
+        services.draw_roll_over(actor=staff_user, draw=draw, destroyed_by=member, verified_by=member,
+                                destroyer_password=PASSWORD, verifier_password=PASSWORD)
     assert not CardDestruction.objects.exists()
 
 
@@ -183,7 +184,8 @@ def test_the_verifier_must_be_a_member_in_charge(draw, staff_user):  # R:E3
     destroyer = MemberFactory(organisation=organisation)
     not_in_charge = MemberFactory(organisation=organisation, is_in_charge=False)
     with pytest.raises(RaffleError, match="not a member in charge"):
-        services.draw_roll_over(actor=staff_user, draw=draw, destroyed_by=destroyer, verified_by=not_in_charge)
+        services.draw_roll_over(actor=staff_user, draw=draw, destroyed_by=destroyer, verified_by=not_in_charge,
+                                destroyer_password=PASSWORD, verifier_password=PASSWORD)
 
 
 def test_the_verifier_must_belong_to_the_licensee(draw, staff_user):  # R:E3
@@ -191,7 +193,8 @@ def test_the_verifier_must_belong_to_the_licensee(draw, staff_user):  # R:E3
     destroyer = MemberFactory(organisation=draw.event.licence.organisation)
     outsider = MemberFactory(is_in_charge=True)
     with pytest.raises(RaffleError, match="bona fide member of"):
-        services.draw_roll_over(actor=staff_user, draw=draw, destroyed_by=destroyer, verified_by=outsider)
+        services.draw_roll_over(actor=staff_user, draw=draw, destroyed_by=destroyer, verified_by=outsider,
+                                destroyer_password=PASSWORD, verifier_password=PASSWORD)
 
 
 def test_a_rollover_logs_the_complete_card_and_both_members(draw, staff_user):  # R:E2 R:E3
@@ -206,7 +209,8 @@ def test_the_ace_cannot_be_rolled_over_and_a_non_ace_cannot_win_the_jackpot(even
     draw = run_draw(event.draws.get(number=1), actor=staff_user, card="AS", until=DrawState.CARD_REVEALED)
     destroyer, verifier = members_for(event)
     with pytest.raises(RaffleError, match="award the jackpot"):
-        services.draw_roll_over(actor=staff_user, draw=draw, destroyed_by=destroyer, verified_by=verifier)
+        services.draw_roll_over(actor=staff_user, draw=draw, destroyed_by=destroyer, verified_by=verifier,
+                                destroyer_password=PASSWORD, verifier_password=PASSWORD)
     other = run_draw(event.draws.get(number=1), actor=staff_user, until=DrawState.CARD_REVEALED)
     assert other.is_ace
 

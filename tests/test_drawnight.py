@@ -50,7 +50,8 @@ def test_a_full_draw_night_to_rollover_runs_screen_by_screen(staff_client, draw)
     headings = []
     for data in [{}, {"ticket_sales": "1250.00"}, {"ticket_sales": "1250.00", "previewed": "1250.00"}, {},
                  {"serial": "A-000123", "winner_name": "Alex Winner"}, {"envelope_number": "17"},
-                 {"card": "QD"}, {"destroyed_by": destroyer.pk, "verified_by": verifier.pk}]:
+                 {"card": "QD"}, {"destroyed_by": destroyer.pk, "verified_by": verifier.pk,
+                  "destroyer_password": PASSWORD, "verifier_password": PASSWORD}]:
         page = staff_client.get(night(draw))
         headings.append(page.context["heading"])
         response = step(staff_client, draw, data)
@@ -152,7 +153,8 @@ def test_choosing_an_opened_envelope_shows_why_and_changes_nothing(staff_user, s
 def test_the_verifier_must_be_a_second_person(staff_user, staff_client, draw):  # R:E3
     destroyer, _ = members_for(draw.event)
     run_draw(draw, actor=staff_user, until=DrawState.CARD_REVEALED)
-    response = step(staff_client, draw, {"destroyed_by": destroyer.pk, "verified_by": destroyer.pk})
+    response = step(staff_client, draw, {"destroyed_by": destroyer.pk, "verified_by": destroyer.pk,
+                                             "destroyer_password": PASSWORD, "verifier_password": PASSWORD})
     assert response.status_code == 400
     assert "verified by a second person" in response.content.decode()
     assert state_of(draw) == DrawState.CARD_REVEALED

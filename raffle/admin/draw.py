@@ -89,7 +89,8 @@ class DrawAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 @admin.register(CardDestruction)
 class CardDestructionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["draw", "card", "method", "destroyed_by", "verified_by", "destroyed_at"]
+    list_display = ["draw", "card", "method", "destroyed_by", "verified_by", "destroyed_at",
+                    "destroyer_authenticated_at", "verifier_authenticated_at"]
     list_filter = ["method", "draw__event"]
     list_select_related = ["draw", "destroyed_by", "verified_by"]
     search_fields = ["card", "destroyed_by__full_name", "verified_by__full_name"]

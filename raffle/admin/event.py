@@ -2,6 +2,7 @@ from django.contrib import admin
 
 from core.admin import NoDeleteMixin, ReadOnlyAdminMixin
 from raffle import services
+from raffle.admin.integrity import SecretLookupGuard
 from raffle.models import Envelope, Event, PriceTier
 
 
@@ -48,7 +49,7 @@ class EventAdmin(NoDeleteMixin, admin.ModelAdmin):
 
 
 @admin.register(Envelope)
-class EnvelopeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class EnvelopeAdmin(SecretLookupGuard, ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["number", "event", "shown_card", "opened_in_draw", "opened_at"]
     list_filter = ["event"]
     list_select_related = ["event", "opened_in_draw"]

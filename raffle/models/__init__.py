@@ -23,3 +23,6 @@ from raffle.models.event import (  # noqa: F401
     PriceTier,
     money_field,
 )
+from raffle.models.compliance import IssueKind, NotificationMethod, RegistrarNotification  # noqa: F401
+from raffle.models.deck import COMMITMENT_DOMAIN, DeckCommitment, deck_commitment_hash  # noqa: F401
+from raffle.models.video import MIN_RESOLUTION_LINES, MIN_RETENTION_DAYS, REQUIRED_SHOTS, DrawVideo  # noqa: F401

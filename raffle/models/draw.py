@@ -144,6 +144,9 @@ class CardDestruction(AppendOnlyModel):
     verified_by = models.ForeignKey(BonaFideMember, on_delete=models.PROTECT, related_name="+")
     destroyed_at = models.DateTimeField()
     verified_at = models.DateTimeField()
+    # R:E3 each member signed in with their own password at the time.
+    destroyer_authenticated_at = models.DateTimeField(null=True, blank=True)
+    verifier_authenticated_at = models.DateTimeField(null=True, blank=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
 
     class Meta:

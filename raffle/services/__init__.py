@@ -14,3 +14,5 @@ from raffle.services.draws import (  # noqa: F401
     draw_roll_over,
 )
 from raffle.services.events import event_setup  # noqa: F401
+from raffle.services.deck import deck_verify  # noqa: F401
+from raffle.services.integrity import registrar_notification_record, video_register  # noqa: F401

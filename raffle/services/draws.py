@@ -9,6 +9,7 @@ and is refused: two staff on two laptops cannot both succeed.
 
 import datetime
 
+from django.contrib.auth import authenticate
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -22,6 +23,7 @@ from raffle.models import (
     DRAW_TRANSITIONS,
     ENVELOPE_COUNT,
     CardDestruction,
+    DeckCommitment,
     DeckKind,
     DestructionMethod,
     Draw,
@@ -30,6 +32,7 @@ from raffle.models import (
     Envelope,
     Event,
     EventStatus,
+    deck_commitment_hash,
 )
 
 # What staff call each step, for messages.
@@ -189,8 +192,11 @@ def draw_reveal_card(*, actor, draw: Draw, card: str) -> Draw:
     the card becomes known only now (E4)."""
     event, draw = _lock(draw)
     _check_step(event, draw, DrawState.CARD_REVEALED)
-    code = parse_card(card)
     envelope = Envelope.objects.select_for_update().get(pk=draw.envelope_id)
+    if event.deck_kind == DeckKind.ELECTRONIC and not (card or "").strip():
+        code = envelope.card  # the system opens the electronic envelope itself
+    else:
+        code = parse_card(card)
     if event.deck_kind == DeckKind.PAPER:
         duplicate = Envelope.objects.filter(event=event, card=code).exclude(pk=envelope.pk).first()
         if duplicate:  # R:E1
@@ -199,8 +205,12 @@ def draw_reveal_card(*, actor, draw: Draw, card: str) -> Draw:
                 "holds each card once. Check the card and type it again.", rule="E1")
         envelope.card = code
     elif envelope.card != code:
-        raise RaffleError(f"The electronic deck holds the {card_name(envelope.card)} in envelope "
-                          f"{envelope.number}, not the {card_name(code)}.")
+        # Never name the sealed card in a refusal: that would open the envelope without a draw (E4).
+        raise RaffleError(f"That is not the card the electronic deck holds in envelope {envelope.number}. "
+                          "Leave the card empty: the system opens an electronic envelope itself.", rule="E4")
+    published = {}
+    if event.deck_kind == DeckKind.ELECTRONIC:
+        published = _check_commitment(event=event, envelope=envelope)
     envelope.opened_at = timezone.now()
     envelope.opened_in_draw = draw
     try:
@@ -211,7 +221,21 @@ def draw_reveal_card(*, actor, draw: Draw, card: str) -> Draw:
     draw.envelope = envelope
     return _advance(actor=actor, draw=draw, to_state=DrawState.CARD_REVEALED, stamp="card_revealed_at",
                     action="raffle.draw.reveal_card",
-                    data={"envelope": envelope.number, "card": code, "ace": code == ACE_OF_SPADES})
+                    data={"envelope": envelope.number, "card": code, "ace": code == ACE_OF_SPADES,
+                          **published})
+
+
+def _check_commitment(*, event: Event, envelope: Envelope) -> dict:
+    """R:E4 before an electronic envelope is opened, its card must still be the
+    one committed to at set-up; the salt is published with the reveal."""
+    commitment = DeckCommitment.objects.filter(envelope=envelope).first()
+    if commitment is None or commitment.commitment != deck_commitment_hash(
+            event_id=event.pk, envelope_number=envelope.number, card=envelope.card, salt=commitment.salt):
+        raise RaffleError(
+            f"Envelope {envelope.number}'s card does not match the commitment published before the "
+            "first sale: the electronic deck may have been altered. Do not continue the draw; notify "
+            "the Registrar and the auditor.", rule="E4")
+    return {"salt": commitment.salt, "commitment": commitment.commitment}
 
 
 def _member(member_or_id, *, event: Event, role: str) -> BonaFideMember:
@@ -225,11 +249,49 @@ def _member(member_or_id, *, event: Event, role: str) -> BonaFideMember:
     return member
 
 
-@transaction.atomic
-def draw_roll_over(*, actor, draw: Draw, destroyed_by, verified_by) -> Draw:
+class MemberPasswordRefused(RaffleError):
+    """A member's own password did not match at a card destruction (E3)."""
+
+    def __init__(self, message: str, *, member: BonaFideMember, role: str):
+        super().__init__(message, rule="E3")
+        self.member = member
+        self.role = role
+
+
+def _authenticate_member(member: BonaFideMember, password: str, *, role: str):
+    """R:E3 the member signs in with their own credentials, now."""
+    user = member.user
+    if not password or authenticate(username=user.get_username(), password=password) is None:
+        raise MemberPasswordRefused(
+            f"The password given for {member.full_name}, who {role}, is not right. "
+            f"{member.full_name} must type their own password.", member=member, role=role)
+    return timezone.now()
+
+
+def draw_roll_over(*, actor, draw: Draw, destroyed_by, verified_by, destroyer_password: str,
+                   verifier_password: str) -> Draw:
     """Not the ace: log the card's destruction (paper) or deletion (electronic),
-    verified by a second member in charge (E2, E3); close the draw; the jackpot
-    rolls over into the next draw, which is scheduled if it is not yet."""
+    verified by a second member in charge (E2, E3), each authenticated with
+    their own password at the time; close the draw; the jackpot rolls over
+    into the next draw, which is scheduled if it is not yet.
+
+    A wrong password changes nothing in the draw or the log, but the refused
+    attempt is written to the audit trail in its own transaction (D7: failed
+    authentications are logged), so repeated guessing is visible."""
+    try:
+        return _draw_roll_over(actor=actor, draw=draw, destroyed_by=destroyed_by, verified_by=verified_by,
+                               destroyer_password=destroyer_password, verifier_password=verifier_password)
+    except MemberPasswordRefused as refused:
+        with transaction.atomic():
+            audit_record(actor=actor, action="raffle.card.signature_refused", obj=draw,
+                         data={"member": refused.member.full_name, "member_id": refused.member.pk,
+                               "role": refused.role})  # R:D7
+        raise
+
+
+@transaction.atomic
+def _draw_roll_over(*, actor, draw: Draw, destroyed_by, verified_by, destroyer_password: str,
+                    verifier_password: str) -> Draw:
     event, draw = _lock(draw)
     _check_step(event, draw, DrawState.CLOSED)
     envelope = draw.envelope
@@ -243,15 +305,20 @@ def draw_roll_over(*, actor, draw: Draw, destroyed_by, verified_by) -> Draw:
     if not verifier.is_in_charge:  # R:E3
         raise RaffleError(f"{verifier.full_name} is not a member in charge of the lottery; the "
                           "verifier must be.", rule="E3")
+    destroyer_at = _authenticate_member(destroyer, destroyer_password, role="destroyed the card")
+    verifier_at = _authenticate_member(verifier, verifier_password, role="verified the destruction")
     now = timezone.now()
+    # R:E2 destroyed (paper) or deleted (electronic) at once.
     method = DestructionMethod.DESTROYED if event.deck_kind == DeckKind.PAPER else DestructionMethod.DELETED
     destruction = CardDestruction.objects.create(
         draw=draw, envelope=envelope, card=envelope.card, method=method, destroyed_by=destroyer,
         verified_by=verifier, destroyed_at=now, verified_at=now, recorded_by=actor,
+        destroyer_authenticated_at=destroyer_at, verifier_authenticated_at=verifier_at,
     )
     audit_record(actor=actor, action="raffle.card.destroy", obj=destruction, data={
         "draw": draw.number, "envelope": envelope.number, "card": envelope.card, "method": method,
-        "destroyed_by": destroyer.full_name, "verified_by": verifier.full_name})
+        "destroyed_by": destroyer.full_name, "verified_by": verifier.full_name,
+        "destroyer_authenticated_at": destroyer_at, "verifier_authenticated_at": verifier_at})
     draw.outcome = DrawOutcome.ROLLOVER
     _advance(actor=actor, draw=draw, to_state=DrawState.CLOSED, stamp="closed_at",
              action="raffle.draw.roll_over", fields=("outcome",),

@@ -9,6 +9,7 @@ from core.audit import audit_record
 from core.money import Rounding, parse_amount
 from licensing.models import Licence, LicenceStatus
 from raffle.errors import RaffleError
+from raffle.services.deck import deck_root, deck_shuffle_and_commit
 from raffle.models import (
     ENVELOPE_COUNT,
     DeckKind,
@@ -94,6 +95,10 @@ def event_setup(
     Envelope.objects.bulk_create(
         [Envelope(event=event, number=n) for n in range(1, ENVELOPE_COUNT + 1)]
     )
+    deck = {}
+    if deck_kind == DeckKind.ELECTRONIC:  # R:E4 shuffled and committed before the first sale
+        commitments = deck_shuffle_and_commit(event=event)
+        deck = {"deck_root": deck_root(commitments), "commitments": commitments}
     Draw.objects.create(event=event, number=1, scheduled_at=first_draw_at)
     audit_record(
         actor=actor,
@@ -106,6 +111,7 @@ def event_setup(
             "price_tiers": [[q, p] for q, p in tiers],
             "first_draw_at": first_draw_at,
             "seed_jackpot": seed,
+            **deck,
         },
     )
     return event

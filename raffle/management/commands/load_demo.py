@@ -113,7 +113,8 @@ class Command(BaseCommand):
             )
             services.draw_choose_envelope(actor=staff, draw=draw, envelope_number=envelopes[number - 1])
             services.draw_reveal_card(actor=staff, draw=draw, card=non_ace_cards[number - 1])
-            services.draw_roll_over(actor=staff, draw=draw, destroyed_by=destroyer, verified_by=verifier)
+            services.draw_roll_over(actor=staff, draw=draw, destroyed_by=destroyer, verified_by=verifier,
+                                    destroyer_password=DEMO_PASSWORD, verifier_password=DEMO_PASSWORD)
             growth = Decimal(rng.randrange(108, 125)) / 100
             sales = (sales * growth).quantize(Decimal("5"))  # tickets sell in $5 steps
         current = Draw.objects.get(event=event, number=CLOSED_DRAWS + 1)
