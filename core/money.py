@@ -111,3 +111,56 @@ def format_money(amount: Decimal | None) -> str:
     if amount is None:
         return "—"
     return f"${amount:,.2f}"
+
+
+def prizes_of(sales: Decimal, *, rounding: str = Rounding.CENT) -> Decimal:
+    """The prizes a draw's sales create: its 20% draw prize plus its 30%
+    jackpot allocation, rounded as in `split_sales` (RULES L9 decision)."""
+    split = split_sales(sales, rounding=rounding)
+    return split.draw_prize + split.jackpot_contribution
+
+
+def max_sales_for_prizes(prizes: Decimal, *, rounding: str = Rounding.CENT) -> Decimal:
+    """The largest sales, to the cent, whose prizes (`prizes_of`) stay within
+    `prizes`. Prizes are about half the sales; the rounding down of each part
+    can leave a little more room, found by stepping up a cent at a time."""
+    if prizes <= 0:
+        return ZERO
+    sales = (prizes * 2).quantize(CENT, rounding=ROUND_DOWN)
+    while sales > 0 and prizes_of(sales, rounding=rounding) > prizes:
+        sales -= CENT
+    # Whole-dollar rounding leaves at most a few dollars more; bounded loop.
+    for _ in range(1000):
+        if prizes_of(sales + CENT, rounding=rounding) > prizes:
+            break
+        sales += CENT
+    return sales
+
+
+def share_equally(amount: Decimal, parts: int) -> list[Decimal]:
+    """Divide `amount` into `parts` shares to the cent that add up to it
+    exactly: everyone gets the amount divided and rounded down, and the cents
+    left over go one each to the first shares (in the order the shares are
+    listed, e.g. the order the tickets were drawn)."""
+    if parts < 1:
+        raise MoneyError("Share an amount among at least one person.")
+    cents = int((amount / CENT).to_integral_value(rounding=ROUND_DOWN))
+    if Decimal(cents) * CENT != amount:
+        raise MoneyError("Only an amount to the cent can be shared.")
+    base, left = divmod(cents, parts)
+    return [(Decimal(base + (1 if i < left else 0)) * CENT).quantize(CENT) for i in range(parts)]
+
+
+def percent_used(part: Decimal, whole: Decimal) -> Decimal:
+    """`part` as a percentage of `whole`, rounded down to a tenth of a percent
+    (for gauges such as the prize board; never used to move money)."""
+    if whole <= 0:
+        raise MoneyError("The whole must be more than zero.")
+    return (part * 100 / whole).quantize(Decimal("0.1"), rounding=ROUND_DOWN)
+
+
+def average_amount(amounts: list[Decimal]) -> Decimal:
+    """The mean of some amounts, rounded down to the cent (for forecasts)."""
+    if not amounts:
+        return ZERO
+    return (sum(amounts, ZERO) / len(amounts)).quantize(CENT, rounding=ROUND_DOWN)

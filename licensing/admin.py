@@ -1,8 +1,35 @@
+from django import forms
 from django.contrib import admin
 
-from core.admin import NoDeleteMixin, run_service
-from licensing.models import BonaFideMember, Licence, Organisation
-from licensing.services import licence_cancel, licence_create
+from core.admin import NoDeleteMixin, ReadOnlyAdminMixin, run_service
+from licensing.models import (
+    Application,
+    ApplicationDocument,
+    BonaFideMember,
+    Eligibility,
+    Licence,
+    LicenceAmendment,
+    Organisation,
+    PlannedDraw,
+)
+from core.errors import DomainError
+from licensing.services import eligibility_check, licence_cancel, licence_create
+
+
+class LicenceAdminForm(forms.ModelForm):
+    class Meta:
+        model = Licence
+        fields = "__all__"
+
+    def clean(self):
+        """R:L1 show an ineligible organisation as a form error, not a crash."""
+        data = super().clean()
+        if self.instance.pk is None and data.get("organisation"):
+            try:
+                eligibility_check(organisation=data["organisation"], today=data.get("issued_on"))
+            except DomainError as error:
+                raise forms.ValidationError(str(error)) from None
+        return data
 
 
 @admin.register(Organisation)
@@ -21,6 +48,7 @@ class BonaFideMemberAdmin(NoDeleteMixin, admin.ModelAdmin):
 
 @admin.register(Licence)
 class LicenceAdmin(NoDeleteMixin, admin.ModelAdmin):
+    form = LicenceAdminForm
     list_display = ["number", "organisation", "authority_kind", "authority_name", "sales_channel",
                     "prize_board", "status", "issued_on", "expires_on"]
     list_filter = ["status", "authority_kind", "sales_channel"]
@@ -55,3 +83,47 @@ class LicenceAdmin(NoDeleteMixin, admin.ModelAdmin):
             run_service(self, request, licence_cancel, licence=licence,
                         reason=f"Cancelled in the admin by {request.user}",
                         success=f"Licence {licence.number} cancelled.")
+
+
+# Written by the licensing pages' services (eligibility, application, amendment); shown here read-only.
+@admin.register(Eligibility)
+class EligibilityAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["organisation", "is_non_profit", "located_in_ontario", "charitable_activity_since",
+                    "purpose", "assessed_at"]
+    search_fields = ["organisation__name"]
+
+
+class PlannedDrawInline(admin.TabularInline):
+    model = PlannedDraw
+    extra = 0
+    can_delete = False
+    readonly_fields = ["number", "draw_on", "max_sales"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class ApplicationDocumentInline(admin.TabularInline):
+    model = ApplicationDocument
+    extra = 0
+    can_delete = False
+    readonly_fields = ["kind", "file", "note", "attached_by", "attached_at"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Application)
+class ApplicationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["organisation", "applicant_kind", "authority_name", "prize_board", "status", "submitted_on"]
+    list_filter = ["status", "authority_kind", "applicant_kind"]
+    search_fields = ["organisation__name", "authority_name"]
+    inlines = [PlannedDrawInline, ApplicationDocumentInline]
+
+
+@admin.register(LicenceAmendment)
+class LicenceAmendmentAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["licence", "from_channel", "to_channel", "notice_given_on", "effective_on", "status",
+                    "approved_on"]
+    list_filter = ["status"]
+    search_fields = ["licence__number"]

@@ -4,13 +4,15 @@ perform a step exactly the same way."""
 
 from licensing.models import BonaFideMember
 from raffle import services
-from raffle.forms import STEP_FORMS, ConfirmForm, DestructionForm
+from raffle.forms import STEP_FORMS, ConfirmForm, DestructionForm, MustGoRedrawForm
 from raffle.models import Draw, DrawState
 
 
 def step_form_class(draw: Draw):
     if draw.state == DrawState.CARD_REVEALED:
-        return ConfirmForm if draw.is_ace else DestructionForm
+        if draw.is_ace:
+            return ConfirmForm
+        return MustGoRedrawForm if draw.must_go else DestructionForm  # R:P7
     return STEP_FORMS.get(draw.state)
 
 
@@ -18,11 +20,11 @@ def step_form(draw: Draw, data=None):
     form_class = step_form_class(draw)
     if form_class is None:
         return None
-    if form_class is DestructionForm:
+    if issubclass(form_class, DestructionForm):
         members = BonaFideMember.objects.filter(
             organisation_id=draw.event.licence.organisation_id, is_active=True
         )
-        return DestructionForm(data, members=members)
+        return form_class(data, members=members)
     return form_class(data)
 
 
@@ -54,6 +56,14 @@ def perform_next_step(*, actor, draw: Draw, cleaned: dict) -> tuple[Draw, str]:
     if state == DrawState.CARD_REVEALED and draw.is_ace:
         draw = services.draw_award_jackpot(actor=actor, draw=draw)
         return draw, f"Jackpot of ${draw.jackpot_awarded:,.2f} awarded. The event is concluded."
+    if state == DrawState.CARD_REVEALED and draw.must_go:  # R:P7
+        draw = services.draw_must_go_redraw(
+            actor=actor, draw=draw, destroyed_by=cleaned["destroyed_by"], verified_by=cleaned["verified_by"],
+            destroyer_password=cleaned["destroyer_password"], verifier_password=cleaned["verifier_password"],
+            serial=cleaned["serial"], winner_name=cleaned.get("winner_name", ""),
+        )
+        return draw, (f"Card destruction logged. Must-go final draw: ticket {draw.winning_serial} drawn; "
+                      "its holder chooses an envelope.")
     if state == DrawState.CARD_REVEALED:
         draw = services.draw_roll_over(
             actor=actor, draw=draw, destroyed_by=cleaned["destroyed_by"], verified_by=cleaned["verified_by"],

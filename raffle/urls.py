@@ -1,6 +1,6 @@
 from django.urls import path
 
-from raffle.views import audit, board, dashboard, drawnight, events
+from raffle.views import audit, board, dashboard, drawnight, events, rules
 
 urlpatterns = [
     path("", events.home, name="home"),
@@ -14,4 +14,7 @@ urlpatterns = [
     path("events/<int:event_id>/videos/<int:video_id>/file/", audit.video_file, name="audit_video_file"),
     path("events/<int:event_id>/registrar/", audit.registrar_register, name="audit_registrar"),
     path("events/<int:event_id>/deck/", audit.deck_public, name="deck_public"),
+    path("events/<int:event_id>/rules/", rules.rules_of_play, name="rules_of_play"),
+    path("events/<int:event_id>/exit-strategy/", rules.exit_strategy, name="exit_strategy"),
+    path("events/<int:event_id>/rules.pdf", rules.rules_of_play_pdf, name="rules_of_play_pdf"),
 ]

@@ -8,11 +8,21 @@ import factory
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from licensing.models import AuthorityKind, BonaFideMember, Licence, Organisation, SalesChannel
+from licensing.models import (
+    AuthorityKind,
+    BonaFideMember,
+    CharitablePurpose,
+    Eligibility,
+    Licence,
+    Organisation,
+    SalesChannel,
+)
 from raffle import services
 from raffle.models import DrawState
 
 PASSWORD = "a-long-test-password-42"
+# Both members sign a card destruction with their own password (R:E3).
+SIGNATURES = {"destroyer_password": PASSWORD, "verifier_password": PASSWORD}
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -33,10 +43,36 @@ class UserFactory(factory.django.DjangoModelFactory):
 class OrganisationFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Organisation
+        skip_postgeneration_save = True
 
     name = factory.Sequence(lambda n: f"Lakeshore Lions Club {n}")
     charity_registration_number = factory.Sequence(lambda n: f"{100000000 + n}RR0001")
     city = "Kingston"
+
+    @factory.post_generation
+    def eligible(obj, create, extracted, **kwargs):
+        """Organisations are eligible (R:L1) unless made with `eligible=False`."""
+        if create and extracted is not False:
+            EligibilityFactory(organisation=obj)
+
+
+class EligibilityFactory(factory.django.DjangoModelFactory):
+    """An L1 assessment that passes: non-profit in Ontario, three years of
+    community work, each with its evidence."""
+
+    class Meta:
+        model = Eligibility
+        django_get_or_create = ["organisation"]
+
+    organisation = factory.SubFactory(OrganisationFactory, eligible=False)
+    is_non_profit = True
+    non_profit_evidence = "Letters patent no. 1234567 (Ontario, 2015)"
+    located_in_ontario = True
+    location_evidence = "Head office: 12 King Street, Kingston, Ontario"
+    charitable_activity_since = factory.LazyFunction(lambda: timezone.localdate() - datetime.timedelta(days=3 * 365))
+    activity_evidence = "Annual reports 2023 to 2025"
+    purpose = CharitablePurpose.COMMUNITY
+    purpose_description = "Runs the community food bank and youth sports."
 
 
 class MemberFactory(factory.django.DjangoModelFactory):

@@ -15,7 +15,8 @@ def admin_client(client):
 
 @pytest.mark.parametrize("model", ["licensing/organisation", "licensing/licence", "licensing/bonafidemember",
                                    "raffle/event", "raffle/draw", "raffle/envelope", "raffle/carddestruction",
-                                   "core/auditentry"])
+                                   "core/auditentry", "licensing/eligibility", "licensing/application",
+                                   "licensing/licenceamendment", "raffle/mustgoticket"])
 def test_every_changelist_opens(admin_client, event, model):
     response = admin_client.get(f"/admin/{model}/")
     assert response.status_code == 200

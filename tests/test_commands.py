@@ -11,12 +11,18 @@ from raffle.models import Draw, DrawState, Event
 pytestmark = pytest.mark.django_db
 
 
+ELIGIBLE = ["--purpose", "relief_of_poverty", "--active-since", "2019-03-01",
+            "--non-profit-evidence", "Letters patent 1234567", "--location-evidence", "12 King St, Kingston ON",
+            "--activity-evidence", "Annual reports 2019-2025"]
+
+
 def _setup(*extra):
     out = StringIO()
     call_command(
         "setup_event", "--licence", "AGCO-RAF-2026-001", "--organisation", "Trillium Food Bank",
         "--authority", "agco", "--authority-name", "AGCO", "--channel", "electronic",
-        "--prize-board", "250000", "--ticket-price", "5", "--starts", "2026-12-10", *extra, stdout=out,
+        "--prize-board", "250000", "--ticket-price", "5", "--starts", "2026-12-10", *ELIGIBLE, *extra,
+        stdout=out,
     )
     return out.getvalue()
 
@@ -44,7 +50,15 @@ def test_setup_event_refuses_a_bad_price_and_changes_nothing():
     with pytest.raises(CommandError, match="must be a number"):
         call_command("setup_event", "--licence", "A-1", "--organisation", "X", "--authority", "agco",
                      "--authority-name", "AGCO", "--channel", "online", "--prize-board", "60000",
-                     "--ticket-price", "five", stdout=StringIO())
+                     "--ticket-price", "five", *ELIGIBLE, stdout=StringIO())
+    assert not Licence.objects.exists()
+
+
+def test_setup_event_refuses_an_organisation_without_eligibility_evidence():  # R:L1
+    with pytest.raises(CommandError, match="no eligibility assessment"):
+        call_command("setup_event", "--licence", "A-2", "--organisation", "New Club", "--authority", "agco",
+                     "--authority-name", "AGCO", "--channel", "electronic", "--prize-board", "60000",
+                     "--ticket-price", "5", stdout=StringIO())
     assert not Licence.objects.exists()
 
 

@@ -8,3 +8,18 @@ from licensing.models.licence import (  # noqa: F401
     SalesChannel,
 )
 from licensing.models.organisation import BonaFideMember, Organisation  # noqa: F401
+from licensing.models.eligibility import (  # noqa: F401
+    MIN_CHARITABLE_ACTIVITY_DAYS,
+    CharitablePurpose,
+    Eligibility,
+)
+from licensing.models.application import (  # noqa: F401
+    AGCO_PROCESSING_DAYS,
+    ApplicantKind,
+    Application,
+    ApplicationDocument,
+    ApplicationStatus,
+    DocumentKind,
+    PlannedDraw,
+)
+from licensing.models.amendment import AMENDMENT_NOTICE_DAYS, AmendmentStatus, LicenceAmendment  # noqa: F401

@@ -2,8 +2,21 @@
 
 from licensing.services.licences import (  # noqa: F401
     DEFAULT_FEE_RATE_PERCENT,
+    check_authority_allows,
     licence_cancel,
     licence_conclude,
     licence_create,
     organisation_get_or_create,
 )
+from licensing.services.eligibility import eligibility_check, eligibility_record  # noqa: F401
+from licensing.services.applications import (  # noqa: F401
+    application_attach_document,
+    application_checklist,
+    application_create,
+    application_record_licence,
+    application_problems,
+    application_set_schedule,
+    application_submit,
+    plan_totals,
+)
+from licensing.services.amendments import licence_amend_channel, licence_amendment_approve  # noqa: F401

@@ -10,6 +10,7 @@ from django.utils import timezone
 from core.audit import audit_record
 from core.money import parse_amount
 from licensing.errors import LicensingError
+from licensing.services.eligibility import eligibility_check
 from licensing.models import (
     LOCAL_AUTHORITY_PRIZE_BOARD_CAP,
     AuthorityKind,
@@ -38,7 +39,7 @@ def organisation_get_or_create(*, actor, name: str, **details) -> tuple[Organisa
     return organisation, created
 
 
-def _check_authority_allows(*, authority_kind: str, sales_channel: str, prize_board: Decimal) -> None:
+def check_authority_allows(*, authority_kind: str, sales_channel: str, prize_board: Decimal) -> None:
     """RULES L2: what a municipality or First Nation may license."""
     if authority_kind not in AuthorityKind.values:
         raise LicensingError(
@@ -82,7 +83,7 @@ def licence_create(
     if Licence.objects.filter(number=number).exists():
         raise LicensingError(f"Licence {number} is already recorded.")
     prize_board = parse_amount(prize_board, what="The prize board", allow_zero=False)
-    _check_authority_allows(
+    check_authority_allows(
         authority_kind=authority_kind, sales_channel=sales_channel, prize_board=prize_board
     )
     if fee_rate_percent is None:
@@ -92,6 +93,7 @@ def licence_create(
         raise LicensingError("The licence fee rate cannot be more than 3% of the prize board.", rule="L9")
     if expires_on <= issued_on:
         raise LicensingError("The licence must expire after the day it is issued.")
+    eligibility_check(organisation=organisation, today=issued_on)  # R:L1
     licence = Licence(
         organisation=organisation,
         number=number,

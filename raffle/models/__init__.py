@@ -7,11 +7,15 @@ that matters goes through `raffle.services`.
 from raffle.models.draw import (  # noqa: F401
     DRAW_IN_PROGRESS,
     DRAW_TRANSITIONS,
+    MUST_GO_SETTABLE,
+    MUST_GO_TRANSITIONS,
     CardDestruction,
     DestructionMethod,
     Draw,
     DrawOutcome,
     DrawState,
+    MustGoReason,
+    MustGoTicket,
 )
 from raffle.models.event import (  # noqa: F401
     ENVELOPE_COUNT,
@@ -19,8 +23,11 @@ from raffle.models.event import (  # noqa: F401
     Envelope,
     EnvelopeTakenProcedure,
     Event,
+    DEFAULT_UNCLAIMED_POLICY,
     EventStatus,
+    MustGoPayout,
     PriceTier,
+    RevenueModel,
     money_field,
 )
 from raffle.models.compliance import IssueKind, NotificationMethod, RegistrarNotification  # noqa: F401

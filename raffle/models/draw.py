@@ -35,8 +35,22 @@ DRAW_TRANSITIONS: dict[str, set[str]] = {
     DrawState.CLOSED: set(),
 }
 
+# R:P7 the one move back, allowed only in a must-go final draw whose card is
+# not the ace: another winning ticket is drawn and another envelope opened.
+MUST_GO_TRANSITIONS: dict[str, set[str]] = {
+    DrawState.CARD_REVEALED: {DrawState.TICKET_DRAWN},
+}
+# States from which a draw may still be made the must-go final draw.
+MUST_GO_SETTABLE = [DrawState.SCHEDULED, DrawState.SELLING, DrawState.SALES_CLOSED, DrawState.ANNOUNCED]
+
 # States in which a draw is under way; at most one draw per event is.
 DRAW_IN_PROGRESS = [s for s in DrawState.values if s not in (DrawState.SCHEDULED, DrawState.CLOSED)]
+
+
+class MustGoReason(models.TextChoices):
+    LAST_DRAW = "last_draw", "The last scheduled draw"
+    LICENCE_EXPIRY = "licence_expiry", "The licence expires"
+    PRIZE_BOARD = "prize_board", "The prize board is reached"
 
 
 class DrawOutcome(models.TextChoices):
@@ -70,6 +84,9 @@ class Draw(models.Model):
     )
     outcome = models.CharField(max_length=20, choices=DrawOutcome.choices, blank=True)
     is_imported = models.BooleanField(default=False, help_text="Brought in from another system's records.")
+    must_go = models.BooleanField(
+        default=False, help_text="The must-go final draw: tickets are drawn until the ace is found (P7).")
+    must_go_reason = models.CharField(max_length=20, choices=MustGoReason.choices, blank=True)
 
     sales_opened_at = models.DateTimeField(null=True, blank=True)
     sales_closed_at = models.DateTimeField(null=True, blank=True)
@@ -109,12 +126,21 @@ class Draw(models.Model):
             models.CheckConstraint(
                 condition=Q(outcome="") | Q(outcome__in=DrawOutcome.values), name="draw_outcome_valid"
             ),
+            models.CheckConstraint(
+                condition=Q(must_go=False, must_go_reason="")
+                | Q(must_go=True, must_go_reason__in=MustGoReason.values),
+                name="draw_must_go_has_reason",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"Draw {self.number}"
 
     def can_transition_to(self, state: str) -> bool:
+        if self.must_go and self.state == DrawState.CARD_REVEALED:
+            # R:P7 a must-go draw closes only on the ace; any other card sends
+            # it back to draw another ticket.
+            return state == DrawState.CLOSED if self.is_ace else state in MUST_GO_TRANSITIONS[self.state]
         return state in DRAW_TRANSITIONS[self.state]
 
     @property
@@ -136,7 +162,9 @@ class CardDestruction(AppendOnlyModel):
     the complete card, the member who destroyed it and a second member in
     charge who verified it. Append-only in PostgreSQL."""
 
-    draw = models.OneToOneField(Draw, on_delete=models.PROTECT, related_name="destruction")
+    # A foreign key, not one-to-one: a must-go final draw (P7) destroys every
+    # non-ace card it opens. Each envelope is still destroyed once.
+    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="destructions")
     envelope = models.OneToOneField(Envelope, on_delete=models.PROTECT, related_name="destruction")
     card = models.CharField(max_length=3, choices=CARD_CHOICES)
     method = models.CharField(max_length=20, choices=DestructionMethod.choices)
@@ -161,3 +189,39 @@ class CardDestruction(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{card_name(self.card)} ({self.draw})"
+
+
+class MustGoTicket(models.Model):
+    """R:P7 each winning ticket drawn in a must-go final draw, in order, with
+    the envelope its holder opened and, once the ace is found, what the holder
+    is paid under the Rules of Play."""
+
+    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="must_go_tickets")
+    sequence = models.PositiveSmallIntegerField()
+    winning_serial = models.CharField(max_length=40)
+    winner_name = models.CharField(max_length=150, blank=True)
+    envelope = models.OneToOneField(Envelope, on_delete=models.PROTECT, related_name="must_go_ticket")
+    card = models.CharField(max_length=3, choices=CARD_CHOICES)
+    draw_prize_share = money_field(null=True, blank=True)
+    jackpot_share = money_field(null=True, blank=True)
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["draw", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["draw", "sequence"], name="must_go_ticket_sequence_once"),
+            models.UniqueConstraint(fields=["draw", "winning_serial"], name="must_go_ticket_drawn_once"),
+            models.CheckConstraint(condition=Q(draw_prize_share__gte=0), name="must_go_share_not_negative"),
+            models.CheckConstraint(condition=Q(jackpot_share__gte=0), name="must_go_jackpot_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.draw}, ticket {self.sequence}: {self.winning_serial}"
+
+    @property
+    def is_ace(self) -> bool:
+        return self.card == ACE_OF_SPADES
+
+    @property
+    def total(self):
+        return (self.draw_prize_share or 0) + (self.jackpot_share or 0)

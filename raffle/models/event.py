@@ -28,6 +28,37 @@ class EnvelopeTakenProcedure(models.TextChoices):
     RANDOM = "random", "An unopened envelope chosen at random by the system"
 
 
+class RevenueModel(models.TextChoices):
+    """RULES T12: a bingo revenue model event sells stub tickets only, inside
+    the bingo hall only, and its Rules of Play (with the exit strategy) are
+    submitted for review before it starts."""
+
+    STANDARD = "standard", "Standard Catch the Ace"
+    BINGO = "bingo", "Bingo revenue model (stub tickets, sold in the hall)"
+
+
+class MustGoPayout(models.TextChoices):
+    """RULES P7, P2: how the holders of the must-go final draw are paid, as the
+    Rules of Play state. There are no consolation prizes: the holders share
+    the draw prize or the final winner takes it."""
+
+    SHARE_NON_ACE = "share_non_ace", (
+        "The holders of the tickets drawn before the ace share the draw prize equally; "
+        "the ace holder wins the jackpot")
+    SHARE_ALL = "share_all", (
+        "Every holder of a ticket drawn in the final draw, the ace holder included, shares the "
+        "draw prize equally; the ace holder also wins the jackpot")
+    FINAL_WINNER = "final_winner", (
+        "The holder of the ticket that finds the ace wins the draw prize and the jackpot; "
+        "tickets drawn before it win nothing")
+
+
+DEFAULT_UNCLAIMED_POLICY = (
+    "An unclaimed prize is held in the lottery trust account for at least six months while we try "
+    "to reach the winner, and every attempt is logged. After that it is added to the gross proceeds "
+    "of the raffle.")
+
+
 class EventStatus(models.TextChoices):
     RUNNING = "running", "Running"
     CONCLUDED = "concluded", "Concluded"
@@ -50,6 +81,14 @@ class Event(models.Model):
     first_draw_at = models.DateTimeField()
     draw_interval_days = models.PositiveSmallIntegerField(default=7)
     draw_place = models.CharField(max_length=200, blank=True)
+    # The Rules of Play settings not held elsewhere (R4); frozen after the first sale.
+    revenue_model = models.CharField(max_length=20, choices=RevenueModel.choices, default=RevenueModel.STANDARD)
+    must_go_payout = models.CharField(
+        max_length=20, choices=MustGoPayout.choices, blank=True, default=MustGoPayout.SHARE_NON_ACE,
+        help_text="The exit strategy: how the holders of a must-go final draw are paid (P7).")
+    unclaimed_prize_policy = models.TextField(default=DEFAULT_UNCLAIMED_POLICY)
+    rules_submitted_on = models.DateField(
+        null=True, blank=True, help_text="Day the Rules of Play went to the regulator for review (T12).")
     status = models.CharField(max_length=20, choices=EventStatus.choices, default=EventStatus.RUNNING)
     jackpot = money_field(default=0, help_text="The progressive jackpot now, as last announced.")
     seed_jackpot = money_field(default=0, help_text="Seed money put in the jackpot at the start (P6).")
@@ -64,6 +103,10 @@ class Event(models.Model):
             models.CheckConstraint(condition=Q(status__in=EventStatus.values), name="event_status_valid"),
             models.CheckConstraint(condition=Q(rounding__in=["cent", "dollar"]), name="event_rounding_valid"),
             models.CheckConstraint(condition=Q(draw_interval_days__gte=1), name="event_interval_positive"),
+            models.CheckConstraint(condition=Q(revenue_model__in=RevenueModel.values),
+                                   name="event_revenue_model_valid"),
+            models.CheckConstraint(condition=Q(must_go_payout="") | Q(must_go_payout__in=MustGoPayout.values),
+                                   name="event_must_go_payout_valid"),
         ]
 
     def __str__(self) -> str:
@@ -72,6 +115,10 @@ class Event(models.Model):
     @property
     def is_concluded(self) -> bool:
         return self.status == EventStatus.CONCLUDED
+
+    @property
+    def is_bingo(self) -> bool:
+        return self.revenue_model == RevenueModel.BINGO
 
 
 class PriceTier(models.Model):

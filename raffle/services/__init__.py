@@ -13,6 +13,19 @@ from raffle.services.draws import (  # noqa: F401
     draw_reveal_card,
     draw_roll_over,
 )
-from raffle.services.events import event_setup  # noqa: F401
 from raffle.services.deck import deck_verify  # noqa: F401
 from raffle.services.integrity import registrar_notification_record, video_register  # noqa: F401
+from raffle.services.events import (  # noqa: F401
+    event_check_ready_to_sell,
+    event_setup,
+    event_submit_rules,
+    event_update_rules,
+    rules_frozen,
+)
+from raffle.services.prize_board import prize_board_check, prizes_committed  # noqa: F401
+from raffle.services.must_go import (  # noqa: F401
+    draw_must_go_redraw,
+    draw_set_must_go,
+    must_go_payouts,
+    must_go_settle,
+)

@@ -8,6 +8,7 @@ and is refused: two staff on two laptops cannot both succeed.
 """
 
 import datetime
+import functools
 
 from django.contrib.auth import authenticate
 from django.db import IntegrityError, transaction
@@ -19,9 +20,12 @@ from licensing.models import BonaFideMember, Licence, LicenceStatus
 from licensing.services import licence_conclude
 from raffle.cards import ACE_OF_SPADES, card_name, parse_card
 from raffle.errors import EventConcluded, RaffleError, TransitionNotAllowed
+from raffle.services.events import event_check_ready_to_sell
+from raffle.services.prize_board import prize_board_check
 from raffle.models import (
     DRAW_TRANSITIONS,
     ENVELOPE_COUNT,
+    MUST_GO_TRANSITIONS,
     CardDestruction,
     DeckCommitment,
     DeckKind,
@@ -56,11 +60,24 @@ def _lock(draw: Draw) -> tuple[Event, Draw]:
     return event, draw
 
 
-def _check_step(event: Event, draw: Draw, to_state: str) -> None:
+def _check_step(event: Event, draw: Draw, to_state: str, *, must_go_redraw: bool = False) -> None:
     if event.status == EventStatus.CONCLUDED:  # R:P4
         raise EventConcluded(
             f"{event} is concluded: the Ace of Spades has been found, so nothing more can be "
             "sold or drawn under this licence.", rule="P4")
+    # R:P7 the must-go move back is made only by the re-draw service (which logs
+    # the card's destruction first), and the re-draw makes no other move.
+    must_go_pending = draw.must_go and draw.state == DrawState.CARD_REVEALED and not draw.is_ace
+    is_move_back = to_state in MUST_GO_TRANSITIONS.get(draw.state, set())
+    if is_move_back != must_go_redraw or (must_go_pending and not draw.can_transition_to(to_state)):
+        if must_go_pending:
+            raise TransitionNotAllowed(
+                f"Draw {draw.number} is the must-go final draw and the card is not the Ace of Spades: log "
+                "the card's destruction and draw another winning ticket.", rule="P7")
+        raise TransitionNotAllowed(
+            f"Cannot draw another winning ticket for draw {draw.number}: only a must-go final draw whose "
+            f"card is not the ace does that (the draw is at “{draw.get_state_display().lower()}”).",
+            rule="P7")
     if draw.can_transition_to(to_state):
         return
     current = draw.get_state_display().lower()
@@ -92,6 +109,7 @@ def draw_open_sales(*, actor, draw: Draw, today: datetime.date | None = None) ->
     licence = event.licence
     if licence.status != LicenceStatus.ACTIVE or licence.is_expired(today):
         raise RaffleError(f"Licence {licence.number} is not in force; no tickets may be sold under it.")
+    event_check_ready_to_sell(event)  # R:T12
     # R:T11 the previous draw finishes before the next draw's sales start.
     unfinished = event.draws.filter(number__lt=draw.number).exclude(state=DrawState.CLOSED).first()
     if unfinished:
@@ -109,6 +127,7 @@ def draw_close_sales(*, actor, draw: Draw, ticket_sales) -> Draw:
     event, draw = _lock(draw)
     _check_step(event, draw, DrawState.SALES_CLOSED)
     split = split_sales(parse_amount(ticket_sales, what="The draw's ticket sales"), rounding=event.rounding)
+    prize_board_check(event=event, extra_sales=split.sales)  # R:L3
     draw.ticket_sales = split.sales
     draw.draw_prize = split.draw_prize
     draw.jackpot_contribution = split.jackpot_contribution
@@ -268,35 +287,32 @@ def _authenticate_member(member: BonaFideMember, password: str, *, role: str):
     return timezone.now()
 
 
-def draw_roll_over(*, actor, draw: Draw, destroyed_by, verified_by, destroyer_password: str,
-                   verifier_password: str) -> Draw:
-    """Not the ace: log the card's destruction (paper) or deletion (electronic),
-    verified by a second member in charge (E2, E3), each authenticated with
-    their own password at the time; close the draw; the jackpot rolls over
-    into the next draw, which is scheduled if it is not yet.
+def log_signature_refusals(service):
+    """Run a service that logs a card destruction; when a member's password is
+    refused, nothing of the service is kept, but the refused attempt is written
+    to the audit trail in its own transaction (D7: failed authentications are
+    logged), so repeated guessing is visible."""
 
-    A wrong password changes nothing in the draw or the log, but the refused
-    attempt is written to the audit trail in its own transaction (D7: failed
-    authentications are logged), so repeated guessing is visible."""
-    try:
-        return _draw_roll_over(actor=actor, draw=draw, destroyed_by=destroyed_by, verified_by=verified_by,
-                               destroyer_password=destroyer_password, verifier_password=verifier_password)
-    except MemberPasswordRefused as refused:
-        with transaction.atomic():
-            audit_record(actor=actor, action="raffle.card.signature_refused", obj=draw,
-                         data={"member": refused.member.full_name, "member_id": refused.member.pk,
-                               "role": refused.role})  # R:D7
-        raise
+    @functools.wraps(service)
+    def wrapped(*, actor, draw, **kwargs):
+        try:
+            return service(actor=actor, draw=draw, **kwargs)
+        except MemberPasswordRefused as refused:
+            with transaction.atomic():
+                audit_record(actor=actor, action="raffle.card.signature_refused", obj=draw,
+                             data={"member": refused.member.full_name, "member_id": refused.member.pk,
+                                   "role": refused.role})  # R:D7
+            raise
+
+    return wrapped
 
 
-@transaction.atomic
-def _draw_roll_over(*, actor, draw: Draw, destroyed_by, verified_by, destroyer_password: str,
-                    verifier_password: str) -> Draw:
-    event, draw = _lock(draw)
-    _check_step(event, draw, DrawState.CLOSED)
-    envelope = draw.envelope
-    if envelope.card == ACE_OF_SPADES:
-        raise RaffleError("This card is the Ace of Spades: award the jackpot instead.", rule="P4")
+def log_card_destruction(*, actor, event: Event, draw: Draw, envelope: Envelope, destroyed_by,
+                         verified_by, destroyer_password: str, verifier_password: str) -> CardDestruction:
+    """R:E2 R:E3 log a non-ace card's destruction (paper) or deletion
+    (electronic), verified by a second member in charge, each authenticated
+    with their own password at the time. Runs inside the caller's transaction,
+    with the event and the draw locked."""
     destroyer = _member(destroyed_by, event=event, role="destroyed the card")
     verifier = _member(verified_by, event=event, role="verified the destruction")
     if destroyer.pk == verifier.pk or destroyer.user_id == verifier.user_id:  # R:E3
@@ -319,6 +335,25 @@ def _draw_roll_over(*, actor, draw: Draw, destroyed_by, verified_by, destroyer_p
         "draw": draw.number, "envelope": envelope.number, "card": envelope.card, "method": method,
         "destroyed_by": destroyer.full_name, "verified_by": verifier.full_name,
         "destroyer_authenticated_at": destroyer_at, "verifier_authenticated_at": verifier_at})
+    return destruction
+
+
+@log_signature_refusals
+@transaction.atomic
+def draw_roll_over(*, actor, draw: Draw, destroyed_by, verified_by, destroyer_password: str,
+                   verifier_password: str) -> Draw:
+    """Not the ace: log the card's destruction (paper) or deletion (electronic),
+    verified by a second member in charge (E2, E3), each with their own
+    password; close the draw; the jackpot rolls over into the next draw, which
+    is scheduled if it is not yet."""
+    event, draw = _lock(draw)
+    _check_step(event, draw, DrawState.CLOSED)
+    envelope = draw.envelope
+    if envelope.card == ACE_OF_SPADES:
+        raise RaffleError("This card is the Ace of Spades: award the jackpot instead.", rule="P4")
+    log_card_destruction(actor=actor, event=event, draw=draw, envelope=envelope,
+                         destroyed_by=destroyed_by, verified_by=verified_by,
+                         destroyer_password=destroyer_password, verifier_password=verifier_password)
     draw.outcome = DrawOutcome.ROLLOVER
     _advance(actor=actor, draw=draw, to_state=DrawState.CLOSED, stamp="closed_at",
              action="raffle.draw.roll_over", fields=("outcome",),
@@ -360,4 +395,9 @@ def draw_award_jackpot(*, actor, draw: Draw) -> Draw:
     audit_record(actor=actor, action="raffle.event.conclude", obj=event,
                  data={"draw": draw.number, "jackpot_awarded": draw.jackpot_awarded})
     licence_conclude(actor=actor, licence=licence, reason=f"Ace of Spades found in draw {draw.number}")
+    if draw.must_go:
+        # Imported here: the must-go services build on this module's helpers.
+        from raffle.services.must_go import must_go_settle
+
+        must_go_settle(actor=actor, event=event, draw=draw)
     return draw

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from core.audit import audit_record
 from core.money import Rounding, parse_amount
-from licensing.models import Licence, LicenceStatus
+from licensing.models import Licence, LicenceStatus, SalesChannel
 from raffle.errors import RaffleError
 from raffle.services.deck import deck_root, deck_shuffle_and_commit
 from raffle.models import (
@@ -17,7 +17,9 @@ from raffle.models import (
     Envelope,
     EnvelopeTakenProcedure,
     Event,
+    MustGoPayout,
     PriceTier,
+    RevenueModel,
 )
 
 DEFAULT_PRICE_TIERS = [(1, "5.00"), (3, "10.00")]
@@ -55,6 +57,9 @@ def event_setup(
     draw_interval_days: int = 7,
     draw_place: str = "",
     seed_jackpot="0",
+    revenue_model: str = RevenueModel.STANDARD,
+    must_go_payout: str | None = None,
+    unclaimed_prize_policy: str | None = None,
 ) -> Event:
     """Create the event of a licence with its 52 envelopes and its first draw."""
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
@@ -74,6 +79,11 @@ def event_setup(
         raise RaffleError(f"The first draw is after the licence expires ({licence.expires_on:%Y-%m-%d}).")
     tiers = _parse_price_tiers(price_tiers)
     seed = parse_amount(seed_jackpot, what="The seed jackpot")
+    _check_revenue_model(licence=licence, revenue_model=revenue_model, draw_place=draw_place)
+    if must_go_payout is None:
+        # A bingo event's exit strategy is chosen on purpose (T12); others start from the usual one.
+        must_go_payout = "" if revenue_model == RevenueModel.BINGO else MustGoPayout.SHARE_NON_ACE
+    _check_must_go_payout(must_go_payout)
 
     event = Event(
         licence=licence,
@@ -87,7 +97,11 @@ def event_setup(
         draw_place=draw_place,
         jackpot=seed,
         seed_jackpot=seed,
+        revenue_model=revenue_model,
+        must_go_payout=must_go_payout,
     )
+    if unclaimed_prize_policy is not None:
+        event.unclaimed_prize_policy = _clean_policy(unclaimed_prize_policy)
     event.full_clean()
     event.save()
     PriceTier.objects.bulk_create([PriceTier(event=event, quantity=q, price=p) for q, p in tiers])
@@ -112,6 +126,122 @@ def event_setup(
             "first_draw_at": first_draw_at,
             "seed_jackpot": seed,
             **deck,
+            "revenue_model": revenue_model,
+            "must_go_payout": must_go_payout,
         },
     )
     return event
+
+
+def _check_revenue_model(*, licence: Licence, revenue_model: str, draw_place: str) -> None:
+    if revenue_model not in RevenueModel.values:
+        raise RaffleError("The revenue model must be 'standard' or 'bingo'.")
+    if revenue_model != RevenueModel.BINGO:
+        return
+    if licence.sales_channel != SalesChannel.PAPER_STUB:  # R:T12
+        raise RaffleError(
+            f"A bingo revenue model event sells stub tickets only; licence {licence.number} is for "
+            f"{licence.get_sales_channel_display().lower()}.", rule="T12")
+    if not (draw_place or "").strip():  # R:T12
+        raise RaffleError("Name the bingo hall: a bingo revenue model event sells its tickets and holds "
+                          "its draws inside the hall only.", rule="T12")
+
+
+def _check_must_go_payout(value: str) -> None:
+    if value and value not in MustGoPayout.values:
+        raise RaffleError("Choose how the holders of a must-go final draw are paid.")
+
+
+def _clean_policy(text: str) -> str:
+    text = (text or "").strip()
+    if not text:  # R:P5
+        raise RaffleError("The Rules of Play must say how unclaimed prizes are handled.", rule="P5")
+    return text
+
+
+def rules_frozen(event: Event) -> bool:
+    """The Rules of Play cannot change once tickets may have been sold: from
+    the moment any draw's sales open."""
+    return event.draws.filter(sales_opened_at__isnull=False).exists()
+
+
+RULES_FIELDS = ("rounding", "envelope_taken_procedure", "claim_period_days", "draw_interval_days",
+                "draw_place", "must_go_payout", "unclaimed_prize_policy")
+
+
+@transaction.atomic
+def event_update_rules(*, actor, event: Event, price_tiers=None, **changes) -> Event:
+    """Change the settings the Rules of Play are generated from (R4). Refused
+    after the first sale: players bought their tickets under the rules as
+    published."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    unknown = set(changes) - set(RULES_FIELDS)
+    if unknown:
+        raise RaffleError(f"These are not Rules of Play settings: {', '.join(sorted(unknown))}.")
+    if rules_frozen(event):  # R:R4
+        raise RaffleError(
+            f"Tickets are on sale for {event} already, so its Rules of Play can no longer change: "
+            "players bought their tickets under the rules as published.", rule="R4")
+    if "rounding" in changes:
+        Rounding.quantum(changes["rounding"])
+    if "envelope_taken_procedure" in changes and \
+            changes["envelope_taken_procedure"] not in EnvelopeTakenProcedure.values:
+        raise RaffleError("Choose what happens when the picked envelope is already open.")
+    if "draw_interval_days" in changes and int(changes["draw_interval_days"]) < 1:
+        raise RaffleError("Draws must be at least one day apart.")
+    if "claim_period_days" in changes and int(changes["claim_period_days"]) < 1:
+        raise RaffleError("Give winners at least one day to claim their prize.", rule="T8")
+    if "must_go_payout" in changes:
+        _check_must_go_payout(changes["must_go_payout"])
+    if "unclaimed_prize_policy" in changes:
+        changes["unclaimed_prize_policy"] = _clean_policy(changes["unclaimed_prize_policy"])
+    if "draw_place" in changes:
+        changes["draw_place"] = (changes["draw_place"] or "").strip()
+        if event.is_bingo:
+            _check_revenue_model(licence=event.licence, revenue_model=event.revenue_model,
+                                 draw_place=changes["draw_place"])
+    for name, value in changes.items():
+        setattr(event, name, value)
+    event.full_clean()
+    fields = list(changes)
+    if event.rules_submitted_on and fields:
+        event.rules_submitted_on = None  # changed rules go back for review
+        fields.append("rules_submitted_on")
+    event.save(update_fields=fields)
+    data = {name: getattr(event, name) for name in changes}
+    if price_tiers is not None:
+        tiers = _parse_price_tiers(price_tiers)
+        event.price_tiers.all().delete()
+        PriceTier.objects.bulk_create([PriceTier(event=event, quantity=q, price=p) for q, p in tiers])
+        data["price_tiers"] = [[q, p] for q, p in tiers]
+    audit_record(actor=actor, action="raffle.event.update_rules", obj=event, data=data)
+    return event
+
+
+@transaction.atomic
+def event_submit_rules(*, actor, event: Event, submitted_on: datetime.date) -> Event:
+    """Record that the Rules of Play went to the regulator for review (T12)."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if not event.must_go_payout:  # R:T12
+        raise RaffleError("The Rules of Play must contain an exit strategy: choose how the holders of a "
+                          "must-go final draw are paid before submitting them.", rule="T12")
+    if submitted_on > timezone.localdate():
+        raise RaffleError("The submission cannot be dated in the future.")
+    event.rules_submitted_on = submitted_on
+    event.save(update_fields=["rules_submitted_on"])
+    audit_record(actor=actor, action="raffle.event.submit_rules", obj=event,
+                 data={"submitted_on": submitted_on})
+    return event
+
+
+def event_check_ready_to_sell(event: Event) -> None:
+    """R:T12 a bingo revenue model event starts only with an exit strategy in
+    Rules of Play submitted for review."""
+    if not event.is_bingo:
+        return
+    if not event.must_go_payout:
+        raise RaffleError("This bingo revenue model event has no exit strategy in its Rules of Play; "
+                          "choose how a must-go final draw is paid before selling.", rule="T12")
+    if event.rules_submitted_on is None:
+        raise RaffleError("Submit this bingo revenue model event's Rules of Play for review, and record "
+                          "the day, before selling.", rule="T12")

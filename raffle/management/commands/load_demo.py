@@ -15,8 +15,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from core import roles
-from licensing.models import AuthorityKind, BonaFideMember, Licence, SalesChannel
-from licensing.services import licence_create, organisation_get_or_create
+from licensing.models import AuthorityKind, BonaFideMember, CharitablePurpose, Licence, SalesChannel
+from licensing.services import eligibility_record, licence_create, organisation_get_or_create
 from raffle import services
 from raffle.cards import ACE_OF_SPADES, DECK
 from raffle.models import Draw
@@ -81,6 +81,15 @@ class Command(BaseCommand):
         )
         users = self._users(organisation)
         admin = users["admin"]
+        eligibility_record(
+            actor=admin, organisation=organisation, is_non_profit=True,
+            non_profit_evidence="Letters patent 1187734 (Ontario, 2009); CRA registration 118830274RR0001",
+            located_in_ontario=True, location_evidence="Head office: 240 Harbour Road, Owen Sound, Ontario",
+            charitable_activity_since=datetime.date(2009, 4, 1),
+            activity_evidence="Annual reports and audited statements 2009 to 2025",
+            purpose=CharitablePurpose.COMMUNITY,
+            purpose_description="Free residential and home hospice care for Grey and Bruce counties.",
+        )
         licence = licence_create(
             actor=admin, organisation=organisation, number=DEMO_LICENCE,
             authority_kind=AuthorityKind.MUNICIPALITY, authority_name="City of Owen Sound",

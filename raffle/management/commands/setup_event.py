@@ -5,8 +5,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.errors import DomainError
-from licensing.models import AuthorityKind, SalesChannel
-from licensing.services import licence_create, organisation_get_or_create
+from licensing.models import AuthorityKind, CharitablePurpose, SalesChannel
+from licensing.services import eligibility_record, licence_create, organisation_get_or_create
 from raffle.models import DeckKind
 from raffle.services import event_setup
 
@@ -47,6 +47,14 @@ class Command(BaseCommand):
         parser.add_argument("--expires", help="Licence expiry, YYYY-MM-DD (default: one year after the start).")
         parser.add_argument("--deck", choices=DeckKind.values, default=DeckKind.PAPER)
         parser.add_argument("--draw-time", default="19:30", help="Time of the weekly draw, HH:MM.")
+        eligibility = parser.add_argument_group(
+            "eligibility (L1)", "Record the organisation's eligibility with its evidence; needed once, "
+            "before its first licence.")
+        eligibility.add_argument("--purpose", choices=CharitablePurpose.eligible())
+        eligibility.add_argument("--active-since", help="Start of its charitable activity, YYYY-MM-DD.")
+        eligibility.add_argument("--non-profit-evidence", default="", help="e.g. 'Letters patent 1234567'.")
+        eligibility.add_argument("--location-evidence", default="", help="e.g. its Ontario head office address.")
+        eligibility.add_argument("--activity-evidence", default="", help="e.g. 'Annual reports 2023-2025'.")
 
     def handle(self, *args, **o):
         starts = _date(o["starts"]) if o["starts"] else timezone.localdate() + datetime.timedelta(days=7)
@@ -60,6 +68,14 @@ class Command(BaseCommand):
         try:
             with transaction.atomic():
                 organisation, created = organisation_get_or_create(actor=None, name=o["organisation"])
+                if o["purpose"]:
+                    eligibility_record(
+                        actor=None, organisation=organisation, is_non_profit=True,
+                        non_profit_evidence=o["non_profit_evidence"], located_in_ontario=True,
+                        location_evidence=o["location_evidence"],
+                        charitable_activity_since=_date(o["active_since"]) if o["active_since"] else None,
+                        activity_evidence=o["activity_evidence"], purpose=o["purpose"],
+                    )
                 licence = licence_create(
                     actor=None, organisation=organisation, number=o["licence"],
                     authority_kind=AUTHORITIES[o["authority"]], authority_name=o["authority_name"],

@@ -1,0 +1,181 @@
+"""The licence application package (RULES L3, L4, L6, L7)."""
+
+import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from core.audit import audit_record
+from core.money import Rounding, format_money, parse_amount, prizes_of
+from licensing.errors import LicensingError
+from licensing.models import (
+    ApplicantKind,
+    Application,
+    ApplicationDocument,
+    ApplicationStatus,
+    AuthorityKind,
+    DocumentKind,
+    Organisation,
+    PlannedDraw,
+)
+from licensing.services.eligibility import eligibility_check
+from licensing.services.licences import check_authority_allows
+
+
+def _lock_draft(application: Application) -> Application:
+    application = Application.objects.select_for_update().get(pk=application.pk)
+    if application.status != ApplicationStatus.DRAFT:
+        raise LicensingError(f"The application was submitted on {application.submitted_on:%Y-%m-%d}; "
+                             "it can no longer be changed. Start a new application to change it.")
+    return application
+
+
+@transaction.atomic
+def application_create(*, actor, organisation: Organisation, applicant_kind: str, authority_kind: str,
+                       authority_name: str, sales_channel: str, prize_board) -> Application:
+    eligibility_check(organisation=organisation)  # R:L1
+    if applicant_kind not in ApplicantKind.values:
+        raise LicensingError("Say whether this is a first-time or a returning applicant.")
+    prize_board = parse_amount(prize_board, what="The prize board", allow_zero=False)
+    check_authority_allows(authority_kind=authority_kind, sales_channel=sales_channel, prize_board=prize_board)
+    application = Application.objects.create(
+        organisation=organisation, applicant_kind=applicant_kind, authority_kind=authority_kind,
+        authority_name=(authority_name or "").strip() or AuthorityKind(authority_kind).label,
+        sales_channel=sales_channel, prize_board=prize_board,
+        created_by=actor if actor is not None and actor.is_authenticated else None,
+    )
+    audit_record(actor=actor, action="licensing.application.create", obj=application, data={
+        "organisation": organisation.name, "applicant_kind": applicant_kind,
+        "authority_kind": authority_kind, "sales_channel": sales_channel, "prize_board": prize_board})
+    return application
+
+
+def plan_totals(prize_board, draws: list[tuple[datetime.date, object]]) -> list[dict]:
+    """Each planned draw with its prizes (20% + 30% of the maximum sales) and
+    the cumulative prizes so far, against the prize board (L3)."""
+    rows, total = [], parse_amount("0")
+    for number, (draw_on, max_sales) in enumerate(draws, start=1):
+        prizes = prizes_of(max_sales, rounding=Rounding.CENT)
+        total += prizes
+        rows.append({"number": number, "draw_on": draw_on, "max_sales": max_sales, "prizes": prizes,
+                     "cumulative_prizes": total, "fits": total <= prize_board})
+    return rows
+
+
+@transaction.atomic
+def application_set_schedule(*, actor, application: Application, draws) -> list[PlannedDraw]:
+    """Replace the draw schedule and sales plan: `draws` is a list of (date,
+    maximum sales). R:L3 the planned cumulative prizes must fit the prize board."""
+    application = _lock_draft(application)
+    parsed = []
+    for index, (draw_on, max_sales) in enumerate(draws, start=1):
+        if not isinstance(draw_on, datetime.date):
+            raise LicensingError(f"Planned draw {index} needs a date.")
+        parsed.append((draw_on, parse_amount(max_sales, what=f"The maximum sales of draw {index}",
+                                             allow_zero=False)))
+    if not parsed:
+        raise LicensingError("Plan at least one draw: its date and the most you expect to sell.")
+    dates = [d for d, _ in parsed]
+    if dates != sorted(dates) or len(set(dates)) != len(dates):
+        raise LicensingError("List the planned draws in date order, one draw per day.")
+    rows = plan_totals(application.prize_board, parsed)
+    over = next((row for row in rows if not row["fits"]), None)
+    if over:  # R:L3
+        raise LicensingError(
+            f"The sales plan carries the prizes to {format_money(over['cumulative_prizes'])} by draw "
+            f"{over['number']} ({over['draw_on']:%Y-%m-%d}), past the prize board of "
+            f"{format_money(application.prize_board)}. Lower the maximum sales, plan fewer draws, "
+            "or apply for a larger prize board.", rule="L3")
+    application.planned_draws.all().delete()
+    planned = PlannedDraw.objects.bulk_create([
+        PlannedDraw(application=application, number=n, draw_on=d, max_sales=s)
+        for n, (d, s) in enumerate(parsed, start=1)])
+    audit_record(actor=actor, action="licensing.application.schedule", obj=application, data={
+        "draws": [[d, s] for d, s in parsed], "planned_prizes": rows[-1]["cumulative_prizes"]})
+    return planned
+
+
+@transaction.atomic
+def application_attach_document(*, actor, application: Application, kind: str, file=None,
+                                note: str = "") -> ApplicationDocument:
+    """R:L7 attach a checklist document (a file, or a note of where the
+    original is kept). Attaching again replaces it."""
+    application = _lock_draft(application)
+    if kind not in DocumentKind.values:
+        raise LicensingError("Choose which document of the checklist this is.")
+    note = (note or "").strip()
+    if not file and not note:
+        raise LicensingError("Attach the file, or note where the signed original is kept.")
+    document = ApplicationDocument.objects.filter(application=application, kind=kind).first()
+    document = document or ApplicationDocument(application=application, kind=kind)
+    if file:
+        document.file = file
+    document.note = note
+    document.attached_by = actor if actor is not None and actor.is_authenticated else None
+    document.attached_at = timezone.now()
+    document.save()
+    audit_record(actor=actor, action="licensing.application.attach", obj=application, data={
+        "kind": kind, "file": document.file.name if document.file else "", "note": note})
+    return document
+
+
+def application_checklist(application: Application) -> list[dict]:
+    """R:L7 every document this applicant must file, attached or missing."""
+    attached = {d.kind: d for d in application.documents.all()}
+    return [{"kind": kind, "label": DocumentKind(kind).label, "document": attached.get(kind),
+             "attached": kind in attached} for kind in application.required_documents()]
+
+
+def application_problems(application: Application, *, today: datetime.date | None = None) -> list[str]:
+    """What must be fixed before the application can be submitted."""
+    today = today or timezone.localdate()
+    problems = []
+    planned = list(application.planned_draws.all())
+    if not planned:
+        problems.append("plan the draws: dates and maximum sales (L3)")
+    missing = [row["label"] for row in application_checklist(application) if not row["attached"]]
+    if missing:
+        problems.append("attach the missing documents: " + "; ".join(missing) + " (L7)")
+    earliest = application.earliest_start(today)
+    if planned and planned[0].draw_on < earliest:
+        problems.append(f"the first draw is planned for {planned[0].draw_on:%Y-%m-%d}, before the earliest "
+                        f"realistic start of {earliest:%Y-%m-%d}; move the schedule later (L6)")
+    return problems
+
+
+@transaction.atomic
+def application_submit(*, actor, application: Application, today: datetime.date | None = None) -> Application:
+    today = today or timezone.localdate()
+    application = _lock_draft(application)
+    eligibility_check(organisation=application.organisation, today=today)  # R:L1
+    # submitted_on is what the earliest start counts from.
+    problems = application_problems(application, today=today)
+    if problems:
+        raise LicensingError("The application is not ready: " + "; ".join(problems) + ".")
+    application.status = ApplicationStatus.SUBMITTED
+    application.submitted_on = today
+    application.save(update_fields=["status", "submitted_on"])
+    audit_record(actor=actor, action="licensing.application.submit", obj=application, data={
+        "submitted_on": today, "earliest_start": application.earliest_start()})
+    return application
+
+
+@transaction.atomic
+def application_record_licence(*, actor, application: Application, licence) -> Application:
+    """R:L7 keep the application package (its checklist and plan) with the
+    licence granted on it."""
+    application = Application.objects.select_for_update().get(pk=application.pk)
+    if application.status != ApplicationStatus.SUBMITTED:
+        raise LicensingError("Submit the application before recording the licence granted on it.")
+    if application.licence_id:
+        raise LicensingError(f"This application already has its licence, {application.licence.number}.")
+    if licence.organisation_id != application.organisation_id:
+        raise LicensingError(f"Licence {licence.number} belongs to {licence.organisation}, not to "
+                             f"{application.organisation}.")
+    if Application.objects.filter(licence=licence).exists():
+        raise LicensingError(f"Licence {licence.number} is already kept with another application.")
+    application.licence = licence
+    application.save(update_fields=["licence"])
+    audit_record(actor=actor, action="licensing.application.record_licence", obj=application,
+                 data={"licence": licence.number})
+    return application

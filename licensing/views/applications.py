@@ -1,0 +1,139 @@
+"""Eligibility, the application package and licence amendments (L1, L3-L8)."""
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+
+from core.errors import DomainError
+from core.pdf import pdf_response, render_pdf
+from core.roles import ADMINISTRATOR, AUDITOR, TREASURER, role_required, user_has_role
+from licensing import selectors, services
+from licensing.forms import (
+    AmendmentForm,
+    ApplicationForm,
+    ApprovalForm,
+    DocumentForm,
+    EligibilityForm,
+    ScheduleForm,
+)
+from licensing.models import ApplicationStatus, Eligibility, Licence, LicenceAmendment, Organisation
+
+READERS = (ADMINISTRATOR, TREASURER, AUDITOR)
+WRITERS = (ADMINISTRATOR, TREASURER)
+
+
+def _run(request, service, success: str, **kwargs) -> bool:
+    try:
+        service(actor=request.user, **kwargs)
+    except DomainError as error:
+        messages.error(request, str(error))
+        return False
+    messages.success(request, success)
+    return True
+
+
+@role_required(*READERS)
+def application_list(request):
+    return render(request, "licensing/application_list.html", {
+        "applications": selectors.application_list(),
+        "organisations": Organisation.objects.select_related("eligibility").order_by("name"),
+        "licences": selectors.licence_list(),
+        "form": ApplicationForm(),
+    })
+
+
+@role_required(*WRITERS)
+def application_new(request):
+    form = ApplicationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            application = services.application_create(actor=request.user, **form.cleaned_data)
+        except DomainError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, "Application started. Plan the draws and attach the documents.")
+            return redirect("application_detail", application.pk)
+    return render(request, "licensing/application_new.html", {"form": form})
+
+
+@role_required(*READERS)
+def application_detail(request, application_id: int):
+    application = get_object_or_404(selectors.application_list(), pk=application_id)
+    schedule_form = ScheduleForm(initial={"lines": "\n".join(
+        f"{p.draw_on:%Y-%m-%d}, {p.max_sales}" for p in application.planned_draws.all())})
+    document_form = DocumentForm()
+    if request.method == "POST":
+        if not user_has_role(request.user, *WRITERS):
+            raise PermissionDenied
+        action = request.POST.get("action")
+        if action == "schedule":
+            schedule_form = ScheduleForm(request.POST)
+            if schedule_form.is_valid() and _run(request, services.application_set_schedule,
+                                                 "Draw schedule and sales plan saved.",
+                                                 application=application,
+                                                 draws=schedule_form.cleaned_data["lines"]):
+                return redirect("application_detail", application.pk)
+        elif action == "document":
+            document_form = DocumentForm(request.POST, request.FILES)
+            if document_form.is_valid() and _run(request, services.application_attach_document,
+                                                 "Document attached.", application=application,
+                                                 **document_form.cleaned_data):
+                return redirect("application_detail", application.pk)
+        elif action == "licence":
+            licence = get_object_or_404(Licence, pk=request.POST.get("licence"),
+                                        organisation=application.organisation)
+            if _run(request, services.application_record_licence, f"Package kept with licence {licence.number}.",
+                    application=application, licence=licence):
+                return redirect("application_detail", application.pk)
+        elif action == "submit":
+            if _run(request, services.application_submit, "Application submitted.", application=application):
+                return redirect("application_detail", application.pk)
+    context = selectors.application_summary(application)
+    context.update(schedule_form=schedule_form, document_form=document_form,
+                   is_draft=application.status == ApplicationStatus.DRAFT,
+                   licences=Licence.objects.filter(organisation=application.organisation, application__isnull=True))
+    return render(request, "licensing/application_detail.html", context)
+
+
+@role_required(*READERS)
+def application_pdf(request, application_id: int):
+    application = get_object_or_404(selectors.application_list(), pk=application_id)
+    context = selectors.application_summary(application)
+    context["footer_left"] = f"Application package · {application.organisation.name}"
+    pdf = render_pdf("pdf/application_summary.html", context, request=request)
+    return pdf_response(pdf, f"application-{application.pk}.pdf")
+
+
+@role_required(*WRITERS)
+def eligibility_edit(request, organisation_id: int):
+    organisation = get_object_or_404(Organisation, pk=organisation_id)
+    current = Eligibility.objects.filter(organisation=organisation).first()
+    initial = {f: getattr(current, f) for f in EligibilityForm.base_fields} if current else {}
+    form = EligibilityForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        if _run(request, services.eligibility_record, "Eligibility recorded.", organisation=organisation,
+                **form.cleaned_data):
+            return redirect("eligibility_edit", organisation.pk)
+    return render(request, "licensing/eligibility.html", {
+        "organisation": organisation, "form": form, "eligibility": current,
+        "problems": current.problems() if current else None,
+    })
+
+
+@role_required(*WRITERS)
+def licence_amend(request, licence_id: int):
+    licence = get_object_or_404(selectors.licence_list(), pk=licence_id)
+    form = AmendmentForm(request.POST or None)
+    approval = ApprovalForm(request.POST or None, prefix="approve")
+    if request.method == "POST" and request.POST.get("action") == "approve":
+        amendment = get_object_or_404(LicenceAmendment, pk=request.POST.get("amendment"), licence=licence)
+        if approval.is_valid() and _run(request, services.licence_amendment_approve, "Amendment approved.",
+                                        amendment=amendment, **approval.cleaned_data):
+            return redirect("licence_amend", licence.pk)
+    elif request.method == "POST" and form.is_valid():
+        if _run(request, services.licence_amend_channel, "Amendment requested; record the AGCO's approval "
+                "when it arrives.", licence=licence, **form.cleaned_data):
+            return redirect("licence_amend", licence.pk)
+    return render(request, "licensing/licence_amend.html", {
+        "licence": licence, "form": form, "approval": ApprovalForm(prefix="approve"),
+        "amendments": licence.amendments.all()})

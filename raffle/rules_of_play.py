@@ -1,0 +1,149 @@
+"""The Rules of Play, generated from the event's settings (RULES R4, T8, T9,
+T10, D4, P1, P7, P2, P3, P5, T12). One source for the public page and the PDF,
+so the two always say the same thing."""
+
+import datetime
+from dataclasses import dataclass, field
+
+from django.utils import timezone
+
+from core.money import DRAW_PRIZE_PERCENT, JACKPOT_PERCENT, LICENSEE_PERCENT, Rounding, format_money
+from licensing.models import SalesChannel
+from raffle.models import DeckKind, EnvelopeTakenProcedure, Event, MustGoPayout
+
+HELPLINE = "ConnexOntario 1-866-531-2600"  # R:T10
+# The most draws the schedule lists (a deck has 52 envelopes).
+SCHEDULE_LIMIT = 52
+
+
+@dataclass
+class Section:
+    title: str
+    paragraphs: list[str] = field(default_factory=list)
+    items: list[str] = field(default_factory=list)
+
+
+def draw_schedule(event: Event) -> list[datetime.datetime]:
+    """Every draw the event may hold before its licence expires, from the first."""
+    first = timezone.localtime(event.first_draw_at)
+    dates = []
+    for number in range(SCHEDULE_LIMIT):
+        # Same local time every draw, across daylight-saving changes.
+        day = first.date() + datetime.timedelta(days=event.draw_interval_days * number)
+        if day > event.licence.expires_on:
+            break
+        dates.append(timezone.make_aware(datetime.datetime.combine(day, first.time().replace(tzinfo=None))))
+    return dates
+
+
+def _when(at: datetime.datetime) -> str:
+    local = timezone.localtime(at)
+    return f"{local:%A %B} {local.day}, {local.year} at {local:%H:%M}"
+
+
+def rules_of_play(event: Event) -> dict:
+    licence = event.licence
+    organisation = licence.organisation
+    tiers = list(event.price_tiers.all())
+    schedule = draw_schedule(event)
+    paper = event.deck_kind == DeckKind.PAPER
+    roll = licence.sales_channel == SalesChannel.PAPER_ROLL
+    sections = []
+
+    sections.append(Section("The licensee and the licence", [
+        f"This Catch the Ace lottery is conducted and managed by {organisation.name}"
+        f"{f', charitable registration {organisation.charity_registration_number}' if organisation.charity_registration_number else ''}"
+        f", under lottery licence {licence.number} issued by {licence.authority_name}. "
+        f"The licence is in force until {licence.expires_on:%B %-d, %Y}; the prize board is "
+        f"{format_money(licence.prize_board)}.",
+        "Players must be 18 years of age or older.",
+    ]))
+
+    channel = licence.get_sales_channel_display().lower()
+    ticket_items = [f"{t.quantity} ticket{'s' if t.quantity > 1 else ''} for {format_money(t.price)}" for t in tiers]
+    ticket_text = [f"Tickets are sold as {channel}. Prices:"]
+    if event.is_bingo:  # R:T12
+        ticket_text = [f"This is a bingo revenue model event: stub tickets only, sold only inside "
+                       f"{event.draw_place}. Prices:"]
+    sections.append(Section("Tickets and prices", ticket_text, ticket_items + [
+        "A ticket is eligible only for the draw it was bought for; tickets do not carry over to later draws.",
+    ]))
+
+    sections.append(Section("The draws", [
+        f"Draws are held every {event.draw_interval_days} day{'s' if event.draw_interval_days > 1 else ''}"
+        f"{f' at {event.draw_place}' if event.draw_place else ''}, starting {_when(event.first_draw_at)}. "
+        "Ticket sales for a draw close before that draw. The ticket sales, the draw prize and the "
+        "progressive jackpot are announced immediately before each draw. The winner need not be present.",
+        "The draw schedule (until the ace is found or the licence expires):",
+    ], [f"Draw {n}: {_when(at)}" for n, at in enumerate(schedule, start=1)]))
+
+    rounding = "down to the cent" if event.rounding == Rounding.CENT else "down to the whole dollar"
+    sections.append(Section("The prizes", [  # R:P1
+        f"Each draw's ticket sales are split: {DRAW_PRIZE_PERCENT}% to the draw prize, {JACKPOT_PERCENT}% to "
+        f"the progressive jackpot and {LICENSEE_PERCENT}% to {organisation.name}. The draw prize and the "
+        f"jackpot share are rounded {rounding}; the licensee's share is what remains, so the three always "
+        "add up to the sales exactly.",
+        "The winning ticket's holder wins the draw prize and chooses a sealed envelope. If it holds the Ace "
+        "of Spades, the holder also wins the progressive jackpot and the lottery ends. Otherwise the card "
+        "is destroyed in front of witnesses and the jackpot rolls over to the next draw.",
+        "There are no early-bird or consolation prizes. Prizes are paid in Canadian funds by cheque or "
+        "electronic transfer.",  # R:P2 R:P3
+    ]))
+
+    if licence.sales_channel == SalesChannel.PAPER_ROLL:
+        choose = ("The winning ticket's holder chooses the envelope at the draw (or, if absent, when "
+                  "claiming the prize).")
+    else:  # R:T9
+        choose = ("Each stub or electronic ticket carries the purchaser's name, contact and the envelope "
+                  "number the purchaser picked when buying it; that envelope is opened if the ticket wins.")
+    taken = {
+        EnvelopeTakenProcedure.NEXT_HIGHER: "the next higher-numbered envelope still sealed is opened "
+                                            "(after 52, counting resumes at 1)",
+        EnvelopeTakenProcedure.HOLDER_CHOOSES: "the winner chooses another envelope that is still sealed",
+        EnvelopeTakenProcedure.RANDOM: "an envelope still sealed is chosen at random",
+    }[event.envelope_taken_procedure]
+    sections.append(Section("Choosing the envelope", [
+        "The 52 cards of a standard deck are sealed in identical numbered envelopes, displayed at every draw.",
+        choose, f"If the chosen envelope has already been opened, {taken}.",
+    ]))
+
+    claim = [f"A winner has {event.claim_period_days} day{'s' if event.claim_period_days > 1 else ''} "
+             "after the draw to claim the prize."]
+    if roll:  # R:T8
+        claim.append(f"Roll tickets carry no name: if the winning roll ticket is not presented within "
+                     f"{event.claim_period_days} days, another winning ticket is drawn.")
+    claim.append(event.unclaimed_prize_policy)  # R:P5
+    sections.append(Section("Claiming prizes and unclaimed prizes", claim))
+
+    if paper:  # R:D4
+        recording = ("Every draw is video recorded (at least 720p, well lit, unobstructed): the selection of "
+                     "the winning ticket, the envelope, the card reveal and the destruction of the card. "
+                     "Recordings are kept at least 30 days after the draw.")
+    else:
+        recording = ("Winning tickets are drawn by the registered gaming system's cryptographic random "
+                     "number generator; every draw's inputs and outcome are logged. The draw is video "
+                     "recorded and the recording kept at least 30 days.")
+    sections.append(Section("Draws are recorded", [recording]))
+
+    payout = event.must_go_payout
+    exit_text = [
+        "If the lottery must end before the Ace of Spades is found (the last scheduled draw, the licence's "
+        "expiry, or the prizes reaching the prize board), the final draw is a must-go draw: winning tickets "
+        "keep being drawn and envelopes opened until the Ace of Spades is revealed, and every re-draw is "
+        "recorded.",
+    ]
+    if payout:  # R:P7
+        exit_text.append(MustGoPayout(payout).label + ".")
+        if payout != MustGoPayout.FINAL_WINNER:
+            exit_text.append("Shares are to the cent; a cent left over goes to the ticket drawn first.")
+    else:
+        exit_text.append("NOT YET STATED: how the holders of the final draw are paid. Choose it before the "
+                         "first sale.")
+    sections.append(Section("Exit strategy: the must-go final draw", exit_text))
+
+    sections.append(Section("Help with gambling", [  # R:T10
+        f"If you or someone you know has a problem with gambling, call {HELPLINE}: free, confidential, "
+        "24 hours a day.",
+    ]))
+    return {"event": event, "licence": licence, "organisation": organisation, "sections": sections,
+            "helpline": HELPLINE, "complete": bool(payout)}

@@ -1,0 +1,143 @@
+"""The exit strategy (RULES P7): the must-go final draw.
+
+Used for the last scheduled draw, the licence's expiry or the prize board
+ceiling. Winning tickets keep being drawn and envelopes opened until the Ace
+of Spades is revealed; each re-draw is logged; the holders are paid as the
+Rules of Play state (`Event.must_go_payout`); the event is concluded by
+`draw_award_jackpot`, which calls `must_go_settle`.
+"""
+
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils import timezone
+
+from core.audit import audit_record
+from core.money import ZERO, share_equally
+from raffle.errors import RaffleError
+from raffle.models import (
+    MUST_GO_SETTABLE,
+    DrawState,
+    Envelope,
+    MustGoPayout,
+    MustGoReason,
+    MustGoTicket,
+)
+from raffle.services.draws import _advance, _check_step, _lock, log_card_destruction, log_signature_refusals
+
+
+@transaction.atomic
+def draw_set_must_go(*, actor, draw, reason: str):
+    """Make this draw the must-go final draw. Allowed until its winning ticket
+    is drawn, and only when the Rules of Play state the exit strategy."""
+    event, draw = _lock(draw)
+    if event.is_concluded:
+        raise RaffleError(f"{event} is concluded; there is no draw left to run.", rule="P4")
+    if reason not in MustGoReason.values:
+        raise RaffleError("Say why this is the final draw: the last scheduled draw, the licence's expiry "
+                          "or the prize board.")
+    if draw.must_go:
+        raise RaffleError(f"Draw {draw.number} is already the must-go final draw.")
+    if draw.state not in MUST_GO_SETTABLE:
+        raise RaffleError(f"Draw {draw.number}'s winning ticket is already drawn; a draw becomes the must-go "
+                          "final draw before its ticket is drawn.", rule="P7")
+    if not event.must_go_payout:  # R:P7 the Rules of Play must say how holders are paid.
+        raise RaffleError("The Rules of Play do not state the exit strategy (how the holders of the final "
+                          "draw are paid); a must-go draw cannot run without it.", rule="P7")
+    if event.draws.filter(number__gt=draw.number).exclude(state=DrawState.SCHEDULED).exists():
+        raise RaffleError(f"A later draw than draw {draw.number} has already started.")
+    draw.must_go = True
+    draw.must_go_reason = reason
+    draw.save(update_fields=["must_go", "must_go_reason"])
+    # The must-go draw is the last: drop the later draws scheduled but never started.
+    event.draws.filter(number__gt=draw.number, state=DrawState.SCHEDULED).delete()
+    audit_record(actor=actor, action="raffle.draw.set_must_go", obj=draw,
+                 data={"event": event.pk, "number": draw.number, "reason": reason,
+                       "payout": event.must_go_payout})
+    return draw
+
+
+def _record_ticket(*, draw, sequence: int) -> MustGoTicket:
+    envelope = draw.envelope
+    return MustGoTicket.objects.create(
+        draw=draw, sequence=sequence, winning_serial=draw.winning_serial, winner_name=draw.winner_name,
+        envelope=envelope, card=envelope.card, recorded_at=timezone.now())
+
+
+@log_signature_refusals
+@transaction.atomic
+def draw_must_go_redraw(*, actor, draw, destroyed_by, verified_by, destroyer_password: str,
+                        verifier_password: str, serial: str, winner_name: str = ""):
+    """R:P7 the card is not the ace: log its destruction (E3), keep the
+    ticket and its envelope in the draw's record, and draw the next winning
+    ticket. The draw goes back to "winning ticket drawn"; its holder then
+    chooses an envelope as usual."""
+    event, draw = _lock(draw)
+    if draw.must_go and draw.state == DrawState.CARD_REVEALED and draw.is_ace:
+        raise RaffleError("This card is the Ace of Spades: award the jackpot; the must-go draw is over.",
+                          rule="P7")
+    _check_step(event, draw, DrawState.TICKET_DRAWN, must_go_redraw=True)
+    serial = (serial or "").strip()
+    if not serial:
+        raise RaffleError("Type the serial number of the next winning ticket.")
+    earlier = {t.winning_serial for t in draw.must_go_tickets.all()} | {draw.winning_serial}
+    if serial in earlier:
+        raise RaffleError(f"Ticket {serial} was already drawn in this draw; a drawn ticket stays out of "
+                          "the drum. Draw another ticket.", rule="P7")
+    envelope = Envelope.objects.select_for_update().get(pk=draw.envelope_id)
+    log_card_destruction(actor=actor, event=event, draw=draw, envelope=envelope,
+                         destroyed_by=destroyed_by, verified_by=verified_by,
+                         destroyer_password=destroyer_password, verifier_password=verifier_password)
+    ticket = _record_ticket(draw=draw, sequence=draw.must_go_tickets.count() + 1)
+    draw.winning_serial = serial
+    draw.winner_name = (winner_name or "").strip()
+    draw.envelope = None
+    draw.envelope_chosen_at = None
+    draw.card_revealed_at = None
+    return _advance(actor=actor, draw=draw, to_state=DrawState.TICKET_DRAWN, stamp="ticket_drawn_at",
+                    action="raffle.draw.must_go_redraw",
+                    fields=("winning_serial", "winner_name", "envelope", "envelope_chosen_at",
+                            "card_revealed_at"),
+                    data={"previous_serial": ticket.winning_serial, "previous_envelope": envelope.number,
+                          "previous_card": envelope.card, "redraw": ticket.sequence, "serial": serial})
+
+
+def must_go_payouts(*, rule: str, draw_prize: Decimal, jackpot: Decimal,
+                    holders: int) -> list[tuple[Decimal, Decimal]]:
+    """R:P7 R:P2 what each holder of the must-go draw gets, in the order
+    their tickets were drawn (the last one found the ace): a list of
+    (draw prize share, jackpot share) that adds up to the draw prize and the
+    jackpot exactly. No one is paid anything beyond those two prizes."""
+    if holders < 1:
+        raise RaffleError("A must-go draw ends with the ticket that found the ace.")
+    non_ace = holders - 1
+    if rule == MustGoPayout.SHARE_NON_ACE and non_ace:
+        shares = [*share_equally(draw_prize, non_ace), ZERO]
+    elif rule == MustGoPayout.SHARE_ALL:
+        shares = share_equally(draw_prize, holders)
+    elif rule in (MustGoPayout.FINAL_WINNER, MustGoPayout.SHARE_NON_ACE):
+        shares = [*([ZERO] * non_ace), draw_prize]
+    else:
+        raise RaffleError("The Rules of Play do not state how the holders of the final draw are paid.", rule="P7")
+    return [(share, jackpot if i == holders - 1 else ZERO) for i, share in enumerate(shares)]
+
+
+def must_go_settle(*, actor, event, draw) -> list[MustGoTicket]:
+    """Record the ace holder's ticket and pay every holder of the draw as the
+    Rules of Play state. Runs inside `draw_award_jackpot`'s transaction."""
+    if draw.state != DrawState.CLOSED or not draw.must_go:
+        raise RaffleError("Only a finished must-go draw is settled.")
+    _record_ticket(draw=draw, sequence=draw.must_go_tickets.count() + 1)
+    tickets = list(draw.must_go_tickets.order_by("sequence"))
+    payouts = must_go_payouts(rule=event.must_go_payout, draw_prize=draw.draw_prize,
+                              jackpot=draw.jackpot_awarded, holders=len(tickets))
+    for ticket, (prize_share, jackpot_share) in zip(tickets, payouts):
+        ticket.draw_prize_share = prize_share
+        ticket.jackpot_share = jackpot_share
+        ticket.save(update_fields=["draw_prize_share", "jackpot_share"])
+    audit_record(actor=actor, action="raffle.draw.must_go_settle", obj=draw, data={
+        "rule": event.must_go_payout,
+        "payouts": [{"sequence": t.sequence, "serial": t.winning_serial, "card": t.card,
+                     "draw_prize_share": t.draw_prize_share, "jackpot_share": t.jackpot_share}
+                    for t in tickets]})
+    return tickets

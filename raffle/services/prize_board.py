@@ -1,0 +1,48 @@
+"""The prize board guard (RULES L3, L9 decision).
+
+The prizes of an event are what its sales created: each draw's 20% draw
+prize plus its 30% jackpot allocation. They may never pass the licence's prize
+board. `prize_board_check` is the one place that refuses a draw's sales close
+or a ticket sale that would carry them past it; call it inside the service's
+transaction, after locking the event.
+"""
+
+from decimal import Decimal
+
+from django.db.models import F, Sum
+
+from core.money import ZERO, format_money, max_sales_for_prizes, parse_amount, prizes_of
+from raffle.errors import RaffleError
+from raffle.models import Draw, Event
+
+
+def prizes_committed(event: Event) -> Decimal:
+    """The prizes fixed so far: draw prizes and jackpot allocations of every
+    draw whose sales are closed (stored on the draw, never recomputed)."""
+    total = Draw.objects.filter(event=event, ticket_sales__isnull=False).aggregate(
+        prizes=Sum(F("draw_prize") + F("jackpot_contribution")))["prizes"]
+    return total if total is not None else ZERO
+
+
+def prize_board_check(*, event: Event, extra_sales) -> Decimal:
+    """R:L3 refuse sales that would carry the prizes past the prize board.
+
+    `extra_sales` is the open draw's sales not yet counted: for a draw's sales
+    close, its reconciled total; for a ticket sale, the draw's sales so far
+    plus the tickets being sold. Returns the prizes the sales would bring the
+    event to. Raises `RaffleError` that says what to do.
+    """
+    extra_sales = parse_amount(extra_sales, what="The sales")
+    board = event.licence.prize_board
+    committed = prizes_committed(event)
+    total = committed + prizes_of(extra_sales, rounding=event.rounding)
+    if total <= board:
+        return total
+    room = max_sales_for_prizes(board - committed, rounding=event.rounding)
+    raise RaffleError(
+        f"Sales of {format_money(extra_sales)} in this draw would bring the prizes to "
+        f"{format_money(total)}, past licence {event.licence.number}'s prize board of "
+        f"{format_money(board)} (prizes so far: {format_money(committed)}). This draw can take at "
+        f"most {format_money(room)} in sales: stop selling, refund or void the tickets over that "
+        "amount, and make this the must-go final draw so the event ends within its licence.",
+        rule="L3")

@@ -1,0 +1,64 @@
+"""The Rules of Play, public (R4): a page and a PDF to post where the draw is held."""
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+
+from core.errors import DomainError
+from core.pdf import pdf_response, render_pdf
+from core.roles import ADMINISTRATOR, AUDITOR, DRAW_STAFF, TREASURER, role_required, user_has_role
+from raffle import selectors, services
+from raffle.forms import MustGoForm, RulesSettingsForm
+from raffle.rules_of_play import rules_of_play as build_rules
+
+
+def rules_of_play(request, event_id: int):
+    event = get_object_or_404(selectors.event_list(), pk=event_id)
+    return render(request, "raffle/rules_of_play.html", build_rules(event))
+
+
+def rules_of_play_pdf(request, event_id: int):
+    event = get_object_or_404(selectors.event_list(), pk=event_id)
+    context = build_rules(event)
+    context["footer_left"] = f"Rules of Play · {event.name} · licence {event.licence.number}"
+    pdf = render_pdf("pdf/rules_of_play.html", context, request=request)
+    return pdf_response(pdf, f"rules-of-play-{event.licence.number}.pdf")
+
+
+@role_required(ADMINISTRATOR, TREASURER, DRAW_STAFF, AUDITOR)
+def exit_strategy(request, event_id: int):
+    """The Rules of Play settings, the prize board forecast (L3) and the
+    must-go final draw (P7) of one event."""
+    event = get_object_or_404(selectors.event_list(), pk=event_id)
+    current = selectors.current_draw(event)
+    initial = {name: getattr(event, name) for name in RulesSettingsForm.base_fields}
+    settings_form = RulesSettingsForm(initial=initial)
+    forecast = selectors.prize_board_forecast(event)
+    must_go_form = MustGoForm(initial={"reason": forecast.must_go_due or None})
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "rules":
+                if not user_has_role(request.user, ADMINISTRATOR, TREASURER):
+                    raise PermissionDenied
+                settings_form = RulesSettingsForm(request.POST)
+                if settings_form.is_valid():
+                    services.event_update_rules(actor=request.user, event=event, **settings_form.cleaned_data)
+                    messages.success(request, "Rules of Play updated.")
+                    return redirect("exit_strategy", event.pk)
+            elif action == "must_go" and current is not None:
+                if not user_has_role(request.user, ADMINISTRATOR, TREASURER, DRAW_STAFF):
+                    raise PermissionDenied
+                must_go_form = MustGoForm(request.POST)
+                if must_go_form.is_valid():
+                    services.draw_set_must_go(actor=request.user, draw=current, **must_go_form.cleaned_data)
+                    messages.success(request, f"Draw {current.number} is the must-go final draw.")
+                    return redirect("exit_strategy", event.pk)
+        except DomainError as error:
+            messages.error(request, str(error))
+    return render(request, "raffle/exit_strategy.html", {
+        "event": event, "current": current, "forecast": forecast,
+        "settings_form": settings_form, "must_go_form": must_go_form,
+        "frozen": services.rules_frozen(event),
+        "must_go_tickets": current.must_go_tickets.all() if current is not None else [],
+    })

@@ -1,0 +1,207 @@
+"""The exit strategy: the must-go final draw (RULES P7, P2, D8)."""
+
+from decimal import Decimal
+
+import pytest
+
+from core.audit import audit_verify
+from core.models import AuditEntry
+from licensing.models import LicenceStatus
+from raffle import services, steps
+from raffle.errors import RaffleError, TransitionNotAllowed
+from raffle.forms import MustGoRedrawForm
+from raffle.models import (
+    DRAW_TRANSITIONS,
+    CardDestruction,
+    Draw,
+    DrawState,
+    Event,
+    EventStatus,
+    MustGoPayout,
+    MustGoReason,
+    MustGoTicket,
+)
+from tests.factories import SIGNATURES, event_with_draw, members_for, run_draw
+
+pytestmark = pytest.mark.django_db
+D = Decimal
+NON_ACES = ["7H", "QD", "2C"]
+
+
+def _must_go_event(user, payout=MustGoPayout.SHARE_NON_ACE, sales="1000.10"):
+    event = event_with_draw(actor=user, must_go_payout=payout)
+    draw = services.draw_set_must_go(actor=user, draw=event.draws.get(number=1), reason=MustGoReason.LAST_DRAW)
+    draw = run_draw(draw, actor=user, sales=sales, until=DrawState.ANNOUNCED)
+    return event, draw
+
+
+def _play_until_ace(draw, user, members):
+    """Three non-ace envelopes (10, 11, 12), then the ace in envelope 13."""
+    destroyer, verifier = members
+    draw = services.draw_record_winning_ticket(actor=user, draw=draw, serial="A-001", winner_name="Ann")
+    for i, card in enumerate(NON_ACES):
+        draw = services.draw_choose_envelope(actor=user, draw=draw, envelope_number=10 + i)
+        draw = services.draw_reveal_card(actor=user, draw=draw, card=card)
+        draw = services.draw_must_go_redraw(actor=user, draw=draw, destroyed_by=destroyer, verified_by=verifier, **SIGNATURES,
+                                            serial=f"A-00{i + 2}", winner_name=["Bob", "Cy", "Di"][i])
+        assert draw.state == DrawState.TICKET_DRAWN
+    draw = services.draw_choose_envelope(actor=user, draw=draw, envelope_number=13)
+    draw = services.draw_reveal_card(actor=user, draw=draw, card="AS")
+    return services.draw_award_jackpot(actor=user, draw=draw)
+
+
+@pytest.mark.parametrize("payout, shares, jackpots", [
+    # 20% of 1,000.10 is 200.02: three holders before the ace share it, the leftover cent to the first.
+    (MustGoPayout.SHARE_NON_ACE, ["66.68", "66.67", "66.67", "0.00"], ["0", "0", "0", "300.03"]),
+    (MustGoPayout.SHARE_ALL, ["50.01", "50.01", "50.00", "50.00"], ["0", "0", "0", "300.03"]),
+    (MustGoPayout.FINAL_WINNER, ["0", "0", "0", "200.02"], ["0", "0", "0", "300.03"]),
+])
+def test_a_must_go_draw_with_three_non_ace_envelopes_pays_as_the_rules_say_and_concludes(
+        staff_user, payout, shares, jackpots):  # R:P7 R:P2 R:P4
+    event, draw = _must_go_event(staff_user, payout)
+    draw = _play_until_ace(draw, staff_user, members_for(event))
+
+    tickets = list(MustGoTicket.objects.filter(draw=draw).order_by("sequence"))
+    assert [t.winning_serial for t in tickets] == ["A-001", "A-002", "A-003", "A-004"]
+    assert [t.envelope.number for t in tickets] == [10, 11, 12, 13]
+    assert [t.card for t in tickets] == [*NON_ACES, "AS"]
+    assert [t.draw_prize_share for t in tickets] == [D(s) for s in shares]
+    assert [t.jackpot_share for t in tickets] == [D(j) for j in jackpots]
+    # No consolation prizes: everything paid is the draw prize plus the jackpot, to the cent.
+    assert sum(t.total for t in tickets) == draw.draw_prize + draw.jackpot_awarded == D("500.05")
+    assert draw.winning_serial == "A-004" and draw.state == DrawState.CLOSED
+    event = Event.objects.get(pk=event.pk)
+    assert event.status == EventStatus.CONCLUDED and event.jackpot == 0
+    assert event.licence.status == LicenceStatus.CONCLUDED
+    # Each re-draw is logged, each non-ace card destroyed and verified (E3).
+    assert CardDestruction.objects.filter(draw=draw).count() == 3
+    assert AuditEntry.objects.filter(action="raffle.draw.must_go_redraw").count() == 3
+    assert AuditEntry.objects.filter(action="raffle.draw.must_go_settle").count() == 1
+    assert audit_verify().intact
+
+
+def test_the_ace_on_the_first_ticket_pays_draw_prize_and_jackpot_to_that_holder(staff_user):  # R:P7
+    event, draw = _must_go_event(staff_user, sales="100")
+    draw = run_draw(draw, actor=staff_user, envelope=1, card="AS")
+    ticket = MustGoTicket.objects.get(draw=draw)
+    assert (ticket.draw_prize_share, ticket.jackpot_share) == (D("20.00"), D("30.00"))
+
+
+def test_the_draw_night_flow_offers_the_redraw_after_a_non_ace_in_a_must_go_draw(staff_user):  # R:P7
+    event, draw = _must_go_event(staff_user)
+    draw = run_draw(draw, actor=staff_user, until=DrawState.CARD_REVEALED, envelope=4, card="9S")
+    destroyer, verifier = members_for(event)
+    form = steps.step_form(draw, {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, **SIGNATURES,
+                                  "serial": "B-77", "winner_name": "Eve"})
+    assert isinstance(form, MustGoRedrawForm) and form.is_valid(), form.errors
+    draw, message = steps.perform_next_step(actor=staff_user, draw=draw, cleaned=form.cleaned_data)
+    assert draw.state == DrawState.TICKET_DRAWN and draw.winning_serial == "B-77"
+    assert "B-77" in message and draw.envelope is None
+
+
+def test_a_ticket_already_drawn_cannot_be_drawn_again(staff_user):  # R:P7
+    event, draw = _must_go_event(staff_user)
+    draw = run_draw(draw, actor=staff_user, until=DrawState.CARD_REVEALED, envelope=4, card="9S")
+    destroyer, verifier = members_for(event)
+    with pytest.raises(RaffleError, match="already drawn"):
+        services.draw_must_go_redraw(actor=staff_user, draw=draw, destroyed_by=destroyer,
+                                     verified_by=verifier, **SIGNATURES, serial=draw.winning_serial)
+    assert Draw.objects.get(pk=draw.pk).state == DrawState.CARD_REVEALED
+    assert not CardDestruction.objects.exists()
+
+
+def test_a_draw_becomes_must_go_only_before_its_ticket_is_drawn(staff_user, event):  # R:P7
+    draw = run_draw(event.draws.get(number=1), actor=staff_user, until=DrawState.TICKET_DRAWN)
+    with pytest.raises(RaffleError, match="already drawn"):
+        services.draw_set_must_go(actor=staff_user, draw=draw, reason=MustGoReason.PRIZE_BOARD)
+    assert not Draw.objects.get(pk=draw.pk).must_go
+
+
+def test_a_must_go_draw_needs_an_exit_strategy_in_the_rules_of_play(staff_user):  # R:P7
+    event = event_with_draw(actor=staff_user, must_go_payout="")
+    with pytest.raises(RaffleError, match="do not state the exit strategy"):
+        services.draw_set_must_go(actor=staff_user, draw=event.draws.get(), reason=MustGoReason.LICENCE_EXPIRY)
+
+
+def test_an_ordinary_draw_cannot_go_back_to_draw_another_ticket(staff_user, event):  # R:D8
+    draw = run_draw(event.draws.get(number=1), actor=staff_user, until=DrawState.CARD_REVEALED, card="5D")
+    destroyer, verifier = members_for(event)
+    with pytest.raises(TransitionNotAllowed):
+        services.draw_must_go_redraw(actor=staff_user, draw=draw, destroyed_by=destroyer,
+                                     verified_by=verifier, **SIGNATURES, serial="X-2")
+    assert Draw.objects.get(pk=draw.pk).state == DrawState.CARD_REVEALED
+
+
+# R:D8 R:P7 every move a must-go draw (card not the ace) may not make.
+MUST_GO_ALLOWED = {
+    DrawState.SCHEDULED: "open", DrawState.SELLING: "close", DrawState.SALES_CLOSED: "announce",
+    DrawState.ANNOUNCED: "record", DrawState.TICKET_DRAWN: "choose", DrawState.ENVELOPE_CHOSEN: "reveal",
+    DrawState.CARD_REVEALED: "redraw",
+}
+MUST_GO_STEPS = {
+    "open": lambda d, u, m: services.draw_open_sales(actor=u, draw=d),
+    "close": lambda d, u, m: services.draw_close_sales(actor=u, draw=d, ticket_sales="50"),
+    "announce": lambda d, u, m: services.draw_announce(actor=u, draw=d),
+    "record": lambda d, u, m: services.draw_record_winning_ticket(actor=u, draw=d, serial="9"),
+    "choose": lambda d, u, m: services.draw_choose_envelope(actor=u, draw=d, envelope_number=6),
+    "reveal": lambda d, u, m: services.draw_reveal_card(actor=u, draw=d, card="3H"),
+    "redraw": lambda d, u, m: services.draw_must_go_redraw(actor=u, draw=d, destroyed_by=m[0],
+                                                           verified_by=m[1], **SIGNATURES, serial="10"),
+    "roll_over": lambda d, u, m: services.draw_roll_over(actor=u, draw=d, destroyed_by=m[0], verified_by=m[1], **SIGNATURES),
+    "award": lambda d, u, m: services.draw_award_jackpot(actor=u, draw=d),
+}
+MUST_GO_FORBIDDEN = [(state, step) for state in MUST_GO_ALLOWED for step in MUST_GO_STEPS
+                     if MUST_GO_ALLOWED[state] != step]
+
+
+def test_the_must_go_table_differs_from_the_ordinary_one_only_by_the_redraw():  # R:D8
+    ordinary = {s: next(iter(DRAW_TRANSITIONS[s])) for s in MUST_GO_ALLOWED if s != DrawState.CARD_REVEALED}
+    assert ordinary == {DrawState.SCHEDULED: DrawState.SELLING, DrawState.SELLING: DrawState.SALES_CLOSED,
+                        DrawState.SALES_CLOSED: DrawState.ANNOUNCED, DrawState.ANNOUNCED: DrawState.TICKET_DRAWN,
+                        DrawState.TICKET_DRAWN: DrawState.ENVELOPE_CHOSEN,
+                        DrawState.ENVELOPE_CHOSEN: DrawState.CARD_REVEALED}
+
+
+@pytest.mark.parametrize("from_state, step", MUST_GO_FORBIDDEN)
+def test_every_forbidden_move_of_a_must_go_draw_is_refused_and_changes_nothing(
+        staff_user, from_state, step):  # R:D8 R:P7
+    event = event_with_draw(actor=staff_user)
+    members = members_for(event)
+    draw = services.draw_set_must_go(actor=staff_user, draw=event.draws.get(number=1),
+                                     reason=MustGoReason.LAST_DRAW)
+    if from_state != DrawState.SCHEDULED:
+        draw = run_draw(draw, actor=staff_user, until=from_state, envelope=5, card="2H")
+    before = Draw.objects.filter(pk=draw.pk).values().get()
+    entries = AuditEntry.objects.count()
+    with pytest.raises(TransitionNotAllowed) as refused:
+        MUST_GO_STEPS[step](draw, staff_user, members)
+    assert f"draw {draw.number}" in str(refused.value).lower()
+    assert Draw.objects.filter(pk=draw.pk).values().get() == before
+    assert AuditEntry.objects.count() == entries
+
+
+def test_the_admin_draw_page_runs_the_must_go_redraw(client, staff_user):  # R:P7
+    from django.urls import reverse
+
+    from tests.factories import UserFactory
+
+    event, draw = _must_go_event(staff_user)
+    draw = run_draw(draw, actor=staff_user, until=DrawState.CARD_REVEALED, envelope=4, card="9S")
+    destroyer, verifier = members_for(event)
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    page = client.get(reverse("admin:raffle_draw_step", args=[draw.pk])).content.decode()
+    assert "Next winning ticket serial" in page
+    client.post(reverse("admin:raffle_draw_step", args=[draw.pk]),
+                {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, "serial": "Z-9", **SIGNATURES})
+    draw = Draw.objects.get(pk=draw.pk)
+    assert draw.state == DrawState.TICKET_DRAWN and draw.winning_serial == "Z-9"
+
+
+def test_the_ace_cannot_be_redrawn_past(staff_user):  # R:P7
+    event, draw = _must_go_event(staff_user)
+    draw = run_draw(draw, actor=staff_user, until=DrawState.CARD_REVEALED, envelope=4, card="AS")
+    destroyer, verifier = members_for(event)
+    with pytest.raises(RaffleError, match="award the jackpot"):
+        services.draw_must_go_redraw(actor=staff_user, draw=draw, destroyed_by=destroyer,
+                                     verified_by=verifier, **SIGNATURES, serial="Q-1")
+    assert Draw.objects.get(pk=draw.pk).state == DrawState.CARD_REVEALED
