@@ -7,3 +7,11 @@ from licensing.services.licences import (  # noqa: F401
     licence_create,
     organisation_get_or_create,
 )
+from licensing.services.treasury import (  # noqa: F401
+    approved_use_add,
+    deposit_record,
+    expense_record,
+    licence_fee,
+    trust_account_open,
+    trust_account_set_officers,
+)

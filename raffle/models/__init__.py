@@ -23,3 +23,12 @@ from raffle.models.event import (  # noqa: F401
     PriceTier,
     money_field,
 )
+from raffle.models.payments import (  # noqa: F401
+    UNCLAIMED_HOLD_MONTHS,
+    ContactAttempt,
+    DepositCoverage,
+    PrizeKind,
+    PrizePayment,
+    UnclaimedPrize,
+    add_months,
+)

@@ -14,3 +14,10 @@ from raffle.services.draws import (  # noqa: F401
     draw_roll_over,
 )
 from raffle.services.events import event_setup  # noqa: F401
+from raffle.services.treasury import (  # noqa: F401
+    deposit_cover_draws,
+    prize_add_to_proceeds,
+    prize_log_contact_attempt,
+    prize_mark_unclaimed,
+    prize_payment_record,
+)
