@@ -12,6 +12,7 @@ from licensing.models.organisation import BonaFideMember, Organisation  # noqa: 
 from licensing.models.treasury import (  # noqa: F401
     ApprovedUse,
     Deposit,
+    DonatedPrize,
     Expense,
     ExpenseKind,
     IssuedReport,

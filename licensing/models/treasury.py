@@ -162,3 +162,22 @@ class IssuedReport(models.Model):
     def __str__(self) -> str:
         period = f" {self.period}" if self.period else ""
         return f"{self.get_kind_display()}{period} ({self.file_format.upper()}, {self.generated_at:%Y-%m-%d %H:%M})"
+
+
+class DonatedPrize(models.Model):
+    """R:R2 a prize given to the event: shown in the final report at its value
+    and NOT deducted from gross receipts."""
+
+    licence = models.ForeignKey(Licence, on_delete=models.PROTECT, related_name="donated_prizes")
+    description = models.CharField(max_length=200)
+    donor = models.CharField(max_length=150)
+    value = models.DecimalField(**MONEY, help_text="Fair market value.")
+    received_on = models.DateField()
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["licence", "received_on", "pk"]
+        constraints = [models.CheckConstraint(condition=Q(value__gt=0), name="donated_prize_value_positive")]
+
+    def __str__(self) -> str:
+        return f"{self.description} (donated by {self.donor})"

@@ -10,8 +10,11 @@ from licensing.services.licences import (  # noqa: F401
 from licensing.services.treasury import (  # noqa: F401
     approved_use_add,
     deposit_record,
+    donated_prize_record,
     expense_record,
     licence_fee,
+    report_file_intact,
+    report_issue,
     trust_account_open,
     trust_account_set_officers,
 )

@@ -7,8 +7,10 @@ trail in one transaction. Links from deposits to draws are written by
 """
 
 import datetime
+import hashlib
 from decimal import Decimal
 
+from django.core.files.base import ContentFile
 from django.db import transaction
 
 from core.audit import audit_record
@@ -18,7 +20,9 @@ from licensing.models import (
     ApprovedUse,
     BonaFideMember,
     Deposit,
+    DonatedPrize,
     Expense,
+    IssuedReport,
     ExpenseKind,
     Licence,
     PaymentMethod,
@@ -186,3 +190,46 @@ def expense_record(*, actor, licence: Licence, kind: str, paid_on: datetime.date
         "approved_use": approved_use.description if approved_use else "", "reference": expense.reference})
     return expense
 
+
+
+@transaction.atomic
+def donated_prize_record(*, actor, licence: Licence, description: str, donor: str, value,
+                         received_on: datetime.date) -> DonatedPrize:
+    """R:R2 a donated prize, shown in the final report and not deducted from gross receipts."""
+    licence = Licence.objects.select_for_update().get(pk=licence.pk)
+    if not (description or "").strip() or not (donor or "").strip():
+        raise LicensingError("Describe the donated prize and name its donor.")
+    value = parse_amount(value, what="The prize's value", allow_zero=False)
+    prize = DonatedPrize.objects.create(licence=licence, description=description.strip()[:200],
+                                        donor=donor.strip()[:150], value=value, received_on=received_on,
+                                        recorded_by=actor)
+    audit_record(actor=actor, action="licensing.donated_prize.record", obj=prize, data={
+        "description": prize.description, "donor": prize.donor, "value": value})
+    return prize
+
+
+@transaction.atomic
+def report_issue(*, actor, licence: Licence, kind: str, file_format: str, content: bytes,
+                 period: int | None = None, fee: Decimal | None = None,
+                 due_on: datetime.date | None = None) -> IssuedReport:
+    """Keep a report exactly as it was generated and sent: the file, its
+    SHA-256, who generated it and when (R1, R2)."""
+    licence = Licence.objects.select_for_update().get(pk=licence.pk)
+    digest = hashlib.sha256(content).hexdigest()
+    part = f"-{period}" if period else ""
+    report = IssuedReport(licence=licence, kind=kind, period=period, file_format=file_format,
+                          sha256=digest, size=len(content), fee=fee, due_on=due_on, generated_by=actor)
+    report.file.save(f"{licence.number}-{kind}{part}-{digest[:12]}.{file_format}", ContentFile(content),
+                     save=False)
+    report.full_clean()
+    report.save()
+    audit_record(actor=actor, action="licensing.report.issue", obj=report, data={
+        "kind": kind, "period": period, "format": file_format, "sha256": digest, "size": len(content),
+        "fee": fee, "due_on": due_on, "file": report.file.name})
+    return report
+
+
+def report_file_intact(report: IssuedReport) -> bool:
+    """Does the stored file still hash to what was recorded when it was issued?"""
+    with report.file.open("rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest() == report.sha256
