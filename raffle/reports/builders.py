@@ -228,6 +228,7 @@ class FinalReport:
     lines: list[DrawLine]
     totals: Totals
     jackpot_awarded: Decimal
+    jackpot_held: Decimal
     forfeited_prizes: Decimal
     expenses: list[Expense]
     expenses_total: Decimal
@@ -258,7 +259,9 @@ class FinalReport:
 
     @property
     def net_proceeds(self) -> Decimal:
-        return self.gross_receipts - self.prizes_total - self.expenses_total
+        """Gross receipts less prizes, the jackpot still held for a winner (a
+        running event's draft only) and expenses."""
+        return self.gross_receipts - self.prizes_total - self.jackpot_held - self.expenses_total
 
     @property
     def net_unspent(self) -> Decimal:
@@ -291,6 +294,7 @@ def final_report(event: Event) -> FinalReport:
     return FinalReport(
         licence=licence, event=event, lines=_draw_lines(draws), totals=totals,
         jackpot_awarded=jackpot_awarded, forfeited_prizes=forfeited,
+        jackpot_held=ZERO if event.is_concluded else event.jackpot,
         expenses=expenses,
         expenses_total=sum((e.amount for e in expenses if e.kind == ExpenseKind.EXPENSE), ZERO),
         uses=uses, uses_total=sum((u.spent for u in uses), ZERO),

@@ -64,6 +64,7 @@ def final_csv(report: FinalReport) -> str:
         ["jackpot_awarded", report.jackpot_awarded],
         ["unclaimed_prizes_added_to_proceeds", report.forfeited_prizes],
         ["prizes_total", report.prizes_total],
+        ["jackpot_still_held", report.jackpot_held],
         ["expenses", report.expenses_total],
         ["net_proceeds", report.net_proceeds],
         ["net_proceeds_used", report.uses_total],
