@@ -114,7 +114,7 @@ def test_csv_cells_cannot_carry_a_formula(treasurer):
     assert "'=HYPERLINK" in text
 
 
-def test_final_report_shows_the_financial_report_winners_and_donated_prizes(treasurer):  # R:R2
+def test_final_report_shows_the_financial_report_winners_and_donated_prizes(treasurer):  # R:R2 R:D6
     event, draws = event_with_closed_draws(SALES, actor=treasurer)
     ace = Draw.objects.get(event=event, number=5)
     run_draw(ace, actor=treasurer, sales="500.00", card="AS")
