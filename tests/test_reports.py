@@ -179,3 +179,27 @@ def test_deadlines_list_reports_tickets_videos_and_expiry(closed):  # R:R1 R:T6 
     assert ics.count("BEGIN:VEVENT") == len(deadlines)
     assert all(len(line.encode()) <= 75 for line in ics.split("\r\n"))
     assert f"DTSTART;VALUE=DATE:{report.on:%Y%m%d}" in ics
+
+
+def test_final_report_carries_a_copy_of_every_scanned_deposit_slip(closed, treasurer):  # R:R2
+    import io
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from PIL import Image
+    from pypdf import PdfReader
+
+    event, draws = closed
+    buffer = io.BytesIO()
+    Image.new("RGB", (60, 30), "white").save(buffer, format="PNG")
+    account = trust_account_for(event, actor=treasurer)
+    deposit_record(actor=treasurer, account=account, slip_number="DS-77", amount="795.00",
+                   deposited_on=timezone.localdate(draws[0].scheduled_at),
+                   slip_scan=SimpleUploadedFile("slip-77.png", buffer.getvalue()))
+    deposit_record(actor=treasurer, account=account, slip_number="DS-78", amount="430.00",
+                   deposited_on=timezone.localdate(draws[1].scheduled_at))
+    pdf = final_pdf(final_report(event))
+    text = " ".join(pdf_text(pdf).split())
+    assert "Annex: copies of the deposit slips" in text and "Deposit slip DS-77" in text
+    assert "DS-78" in text and "no scan on file" in text
+    images = {image.data for page in PdfReader(io.BytesIO(pdf)).pages for image in page.images}
+    assert len(images) == 1  # the one scanned slip, embedded

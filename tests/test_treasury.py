@@ -191,3 +191,16 @@ def test_withdrawals_from_the_trust_account_are_by_cheque(closed, treasurer):  #
         expense_record(actor=treasurer, licence=event.licence, kind=ExpenseKind.EXPENSE, paid_on=_day(draws[0]),
                        amount="50.00", payee="Printer", description="Tickets", reference="x",
                        method=PaymentMethod.ELECTRONIC)
+
+
+def test_signing_officers_can_change_but_never_below_two(closed, treasurer):  # R:L12
+    from licensing.services import trust_account_set_officers
+
+    event, _ = closed
+    account = trust_account_for(event, actor=treasurer)
+    org = event.licence.organisation
+    new = [MemberFactory(organisation=org, full_name=name) for name in ("Ann New", "Bo New")]
+    with pytest.raises(LicensingError, match="at least two"):
+        trust_account_set_officers(actor=treasurer, account=account, signing_officers=new[:1])
+    trust_account_set_officers(actor=treasurer, account=account, signing_officers=new)
+    assert sorted(account.signing_officers.values_list("full_name", flat=True)) == ["Ann New", "Bo New"]

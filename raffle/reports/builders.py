@@ -204,6 +204,41 @@ def four_draw_report(event: Event, period: int) -> FourDrawReport:
     )
 
 
+IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
+               ".webp": "image/webp"}
+
+
+@dataclass
+class SlipCopy:
+    """A deposit slip for the final report: its scan inline when it is an image (R2)."""
+
+    deposit: object
+    image_uri: str = ""
+
+    @property
+    def has_scan(self) -> bool:
+        return bool(self.deposit.slip_scan)
+
+
+def _slip_copies(deposits) -> list[SlipCopy]:
+    import base64
+    import pathlib
+
+    copies = []
+    for deposit in deposits:
+        uri = ""
+        if deposit.slip_scan:
+            kind = IMAGE_TYPES.get(pathlib.PurePath(deposit.slip_scan.name).suffix.lower())
+            if kind:
+                try:
+                    with deposit.slip_scan.open("rb") as handle:
+                        uri = f"data:{kind};base64,{base64.b64encode(handle.read()).decode()}"
+                except OSError:
+                    uri = ""  # the file is missing from storage: the report says so
+        copies.append(SlipCopy(deposit=deposit, image_uri=uri))
+    return copies
+
+
 @dataclass
 class PeriodFee:
     period: int
@@ -268,8 +303,8 @@ class FinalReport:
         return self.net_proceeds - self.uses_total
 
     @property
-    def winners(self) -> list[DrawLine]:
-        return [line for line in self.lines if line.draw.winning_serial]
+    def slip_images(self) -> list[SlipCopy]:
+        return [copy for copy in self.deposits if copy.image_uri]
 
 
 def final_report(event: Event) -> FinalReport:
@@ -300,7 +335,7 @@ def final_report(event: Event) -> FinalReport:
         uses=uses, uses_total=sum((u.spent for u in uses), ZERO),
         donated=donated, donated_total=sum((p.value for p in donated), ZERO),
         fees=fees, fee_total=sum((f.fee for f in fees), ZERO),
-        deposits=list(Deposit.objects.filter(account__licence=licence).order_by("deposited_on", "slip_number")),
+        deposits=_slip_copies(Deposit.objects.filter(account__licence=licence).order_by("deposited_on", "slip_number")),
         reconciliation=draw_reconciliation(event, draws=draws),
         compliance_register=registers.compliance_register_available(),
         compliance_issues=registers.compliance_issues(event),
