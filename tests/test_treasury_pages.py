@@ -97,3 +97,20 @@ def test_ledger_download_matches_the_command(client, setup):
     out = io.StringIO()
     call_command("export_ledger", "--licence", event.licence.number, stdout=out)
     assert client.get(f"/treasury/{event.pk}/ledger.csv").content.decode() == out.getvalue()
+
+
+def test_calendar_app_subscribes_with_the_readers_token_only_while_they_hold_a_role(client, setup):
+    import re
+
+    event, _, treasurer = setup
+    client.force_login(treasurer)
+    page = client.get(f"/treasury/{event.pk}/").content.decode()
+    feed = re.search(r'value="(http[^"]+deadlines\.ics\?token=[^"]+)"', page).group(1)
+    client.logout()
+    path = feed.split("testserver", 1)[1].replace("&amp;", "&")
+    response = client.get(path)
+    assert response.status_code == 200 and response.content.startswith(b"BEGIN:VCALENDAR")
+    assert client.get(path[:-3] + "xyz").status_code == 403
+    treasurer.groups.clear()
+    assert client.get(path).status_code == 403
+    assert client.get(f"/treasury/{event.pk}/deadlines.ics").status_code == 302

@@ -9,6 +9,10 @@ the refusal in plain words.
 """
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.views import redirect_to_login
+from django.core import signing
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -81,8 +85,10 @@ def overview(request, event_id: int):
     today = timezone.localdate()
     deadlines = event_deadlines(event, today=today)
     recon = draw_reconciliation(event, today=today)
+    feed = reverse("treasury_deadlines_ics", args=[event.pk])
     return render(request, "treasury/overview.html", _context(
         request, event, today=today,
+        feed_url=request.build_absolute_uri(f"{feed}?token={deadlines_feed_token(request.user, event)}"),
         deadlines=[(d, d.status(today)) for d in deadlines],
         periods=builders.available_periods(event),
         flagged=[line for line in recon if line.flags],
@@ -339,9 +345,32 @@ def ledger_download(request, event_id: int):
     return _csv(ledger_csv(event), f"{event.licence.number}-ledger.csv")
 
 
-@role_required(*READ)
+ICS_SALT = "raffle.treasury.deadlines-ics"
+
+
+def deadlines_feed_token(user, event: Event) -> str:
+    """A token for calendar apps, which cannot sign in: it names the user, and
+    the feed is served only while that user is active and holds a reading role."""
+    return signing.dumps({"user": user.pk, "event": event.pk}, salt=ICS_SALT)
+
+
 def deadlines_feed(request, event_id: int):
+    """The deadlines as iCalendar: for a signed-in reader, or for a calendar
+    app that presents the reader's subscription token."""
     event = _event(event_id)
+    token = request.GET.get("token")
+    if token:
+        try:
+            data = signing.loads(token, salt=ICS_SALT)
+        except signing.BadSignature:
+            raise PermissionDenied from None
+        user = get_user_model().objects.filter(pk=data.get("user"), is_active=True).first()
+        if data.get("event") != event.pk or user is None or not user_has_role(user, *READ):
+            raise PermissionDenied
+    elif not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    elif not user_has_role(request.user, *READ):
+        raise PermissionDenied
     response = HttpResponse(deadlines_ics(event, event_deadlines(event), host=request.get_host()),
                             content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.licence.number}-deadlines.ics"'
