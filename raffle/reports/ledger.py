@@ -24,7 +24,14 @@ from django.utils import timezone
 from core.audit import audit_record
 from core.csvsafe import csv_text
 from core.errors import DomainError
-from core.money import MoneyError, parse_amount, split_sales
+from core.money import (
+    DRAW_PRIZE_PERCENT,
+    JACKPOT_PERCENT,
+    LICENSEE_PERCENT,
+    MoneyError,
+    parse_amount,
+    split_sales,
+)
 from licensing.models import Licence
 from licensing.services import licence_conclude
 from raffle.cards import ACE_OF_SPADES, card_name, parse_card
@@ -39,7 +46,6 @@ from raffle.models import (
     Event,
     EventStatus,
 )
-from core.money import DRAW_PRIZE_PERCENT, JACKPOT_PERCENT, LICENSEE_PERCENT
 
 LEDGER_COLUMNS = ["draw_number", "draw_date", "ticket_sales", "draw_prize", "jackpot_contribution",
                   "licensee_share", "jackpot_before", "jackpot_after", "envelope", "card", "outcome"]
@@ -192,7 +198,7 @@ def plan_import(event: Event, text: str, *, opening_jackpot=None) -> ImportPlan:
     parsed.sort(key=lambda p: p[1])
     first_expected = max(closed, default=0) + 1
     for index, (line, number, *_rest) in enumerate(parsed):
-        if number != first_expected + index and not any(number == n for n in closed):
+        if number != first_expected + index and number not in closed:
             problems.append(f"row {line} (draw {number}): draws must follow on without a gap from draw "
                             f"{first_expected}; expected draw {first_expected + index}")
             break
