@@ -67,6 +67,7 @@ def test_issuing_a_report_keeps_the_file_and_its_hash(client, setup):  # R:R1
     assert response["Content-Type"] == "application/pdf"
     assert hashlib.sha256(response.content).hexdigest() == issued.sha256 == response["X-Content-SHA256"]
     assert issued.generated_by == treasurer
+    assert "matches its SHA-256" in client.get(f"/treasury/{event.pk}/").content.decode()
 
 
 def test_auditor_reads_but_cannot_write(client, setup):

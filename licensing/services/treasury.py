@@ -231,5 +231,8 @@ def report_issue(*, actor, licence: Licence, kind: str, file_format: str, conten
 
 def report_file_intact(report: IssuedReport) -> bool:
     """Does the stored file still hash to what was recorded when it was issued?"""
-    with report.file.open("rb") as handle:
-        return hashlib.sha256(handle.read()).hexdigest() == report.sha256
+    try:
+        with report.file.open("rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest() == report.sha256
+    except (OSError, ValueError):
+        return False  # the file is gone

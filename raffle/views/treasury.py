@@ -93,7 +93,8 @@ def overview(request, event_id: int):
         periods=builders.available_periods(event),
         flagged=[line for line in recon if line.flags],
         summary=selectors.event_summary(event),
-        issued=IssuedReport.objects.filter(licence=event.licence).select_related("generated_by"),
+        issued=[(r, licensing_services.report_file_intact(r)) for r in
+                IssuedReport.objects.filter(licence=event.licence).select_related("generated_by")],
     ))
 
 
