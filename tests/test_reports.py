@@ -3,6 +3,7 @@ dates, issued reports kept with their SHA-256, and the deadlines feed."""
 
 import datetime
 import hashlib
+import io
 from decimal import Decimal
 
 import pytest
@@ -161,6 +162,10 @@ def test_issued_report_is_kept_with_its_sha256_who_and_when(closed, treasurer): 
     assert issued.generated_by == treasurer and issued.generated_at
     assert issued.file.read() == pdf
     assert report_file_intact(issued)
+    storage = issued.file.storage
+    storage.delete(issued.file.name)
+    storage.save(issued.file.name, io.BytesIO(pdf + b"%altered"))
+    assert not report_file_intact(IssuedReport.objects.get(pk=issued.pk))
 
 
 def test_deadlines_list_reports_tickets_videos_and_expiry(closed):  # R:R1 R:T6 R:D4
