@@ -30,6 +30,17 @@ class TrustAccountForm(forms.Form):
             organisation=licence.organisation, is_active=True)
 
 
+class SigningOfficersForm(forms.Form):
+    signing_officers = forms.ModelMultipleChoiceField(
+        queryset=BonaFideMember.objects.none(), widget=forms.CheckboxSelectMultiple,
+        label="Signing officers (at least two bona fide members)")
+
+    def __init__(self, *args, licence, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["signing_officers"].queryset = BonaFideMember.objects.filter(
+            organisation=licence.organisation, is_active=True)
+
+
 class DepositForm(forms.Form):
     slip_number = forms.CharField(label="Deposit slip number", max_length=40)
     deposited_on = forms.DateField(label="Deposited on", widget=DATE)

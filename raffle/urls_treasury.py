@@ -9,6 +9,7 @@ urlpatterns = [
     path("<int:event_id>/", v.overview, name="treasury_overview"),
     path("<int:event_id>/deposits/", v.deposits, name="treasury_deposits"),
     path("<int:event_id>/deposits/account/", v.account_open, name="treasury_account_open"),
+    path("<int:event_id>/deposits/officers/", v.account_officers, name="treasury_account_officers"),
     path("<int:event_id>/deposits/add/", v.deposit_add, name="treasury_deposit_add"),
     path("<int:event_id>/deposits/<int:deposit_id>/cover/", v.deposit_cover, name="treasury_deposit_cover"),
     path("<int:event_id>/deposits/<int:deposit_id>/slip/", v.deposit_slip, name="treasury_deposit_slip"),

@@ -115,3 +115,16 @@ def test_calendar_app_subscribes_with_the_readers_token_only_while_they_hold_a_r
     treasurer.groups.clear()
     assert client.get(path).status_code == 403
     assert client.get(f"/treasury/{event.pk}/deadlines.ics").status_code == 302
+
+
+def test_treasurer_changes_the_signing_officers_but_not_below_two(client, setup):  # R:L12
+    from tests.factories import trust_account_for
+
+    event, _, treasurer = setup
+    account = trust_account_for(event, actor=treasurer)
+    client.force_login(treasurer)
+    one = MemberFactory(organisation=event.licence.organisation, full_name="Only One")
+    page = client.post(f"/treasury/{event.pk}/deposits/officers/", {"signing_officers": [one.pk]},
+                       follow=True).content.decode()
+    assert "at least two different bona fide members" in page
+    assert account.signing_officers.count() == 2

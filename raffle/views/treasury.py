@@ -102,12 +102,15 @@ def overview(request, event_id: int):
 def deposits(request, event_id: int):
     event = _event(event_id)
     account = trust_account_of(event)
+    officers = account.signing_officers.all() if account else []
     return render(request, "treasury/deposits.html", _context(
         request, event,
         reconciliation=draw_reconciliation(event),
         allocations=deposit_allocations(event),
-        officers=account.signing_officers.all() if account else [],
+        officers=officers,
         account_form=tf.TrustAccountForm(licence=event.licence),
+        officers_form=tf.SigningOfficersForm(
+            licence=event.licence, initial={"signing_officers": list(officers) if account else []}),
         deposit_form=tf.DepositForm(event=event),
         coverage_form=tf.CoverageForm(event=event),
     ))
@@ -123,6 +126,19 @@ def account_open(request, event_id: int):
         account_number=d["account_number"], opened_on=d["opened_on"],
         deposit_within_days=d["deposit_within_days"], signing_officers=list(d["signing_officers"])),
         done="Trust account recorded.", back=reverse("treasury_deposits", args=[event.pk]))
+
+
+@require_POST
+@role_required(*WRITE)
+def account_officers(request, event_id: int):
+    event = _event(event_id)
+    account = trust_account_of(event)
+    if account is None:
+        raise Http404("No trust account yet.")
+    form = tf.SigningOfficersForm(request.POST, licence=event.licence)
+    return _write(request, form, lambda d: licensing_services.trust_account_set_officers(
+        actor=request.user, account=account, signing_officers=list(d["signing_officers"])),
+        done="Signing officers updated.", back=reverse("treasury_deposits", args=[event.pk]))
 
 
 @require_POST
