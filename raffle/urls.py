@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from raffle.views import audit, board, dashboard, drawnight, events, rules
 
@@ -17,4 +17,5 @@ urlpatterns = [
     path("events/<int:event_id>/rules/", rules.rules_of_play, name="rules_of_play"),
     path("events/<int:event_id>/exit-strategy/", rules.exit_strategy, name="exit_strategy"),
     path("events/<int:event_id>/rules.pdf", rules.rules_of_play_pdf, name="rules_of_play_pdf"),
+    path("treasury/", include("raffle.urls_treasury")),
 ]

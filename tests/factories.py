@@ -169,3 +169,31 @@ def user_with_role(role: str, **kwargs):
     user = UserFactory(**kwargs)
     user.groups.add(Group.objects.get(name=role))
     return user
+def event_with_closed_draws(sales, *, actor, licence=None, **event_kwargs):
+    """An event whose first draws are closed with these ticket sales, one
+    rollover each (no Ace of Spades); returns (event, closed draws)."""
+    from raffle.models import Draw
+
+    event_kwargs.setdefault("first_draw_at", timezone.now() - datetime.timedelta(days=7 * len(sales) + 1))
+    if licence is None:
+        licence = LicenceFactory(issued_on=timezone.localdate(event_kwargs["first_draw_at"])
+                                 - datetime.timedelta(days=30))
+    event = event_with_draw(actor=actor, licence=licence, **event_kwargs)
+    destroyer, verifier = members_for(event)
+    draws = []
+    for number, amount in enumerate(sales, start=1):
+        draw = Draw.objects.get(event=event, number=number)
+        draws.append(run_draw(draw, actor=actor, sales=amount, destroyer=destroyer, verifier=verifier))
+    event.refresh_from_db()
+    return event, draws
+
+
+def trust_account_for(event, *, actor, **kwargs):
+    """A trust account with two signing officers in charge (L12)."""
+    from licensing.services import trust_account_open
+
+    organisation = event.licence.organisation
+    officers = [MemberFactory(organisation=organisation, is_in_charge=True) for _ in range(2)]
+    kwargs.setdefault("opened_on", event.licence.issued_on)
+    return trust_account_open(actor=actor, licence=event.licence, bank_name="Kawartha Credit Union",
+                              account_number="000123-45", signing_officers=officers, **kwargs)

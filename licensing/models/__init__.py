@@ -3,6 +3,7 @@
 from licensing.models.licence import (  # noqa: F401
     LOCAL_AUTHORITY_PRIZE_BOARD_CAP,
     AuthorityKind,
+    FeeCollection,
     Licence,
     LicenceStatus,
     SalesChannel,
@@ -23,3 +24,14 @@ from licensing.models.application import (  # noqa: F401
     PlannedDraw,
 )
 from licensing.models.amendment import AMENDMENT_NOTICE_DAYS, AmendmentStatus, LicenceAmendment  # noqa: F401
+from licensing.models.treasury import (  # noqa: F401
+    ApprovedUse,
+    Deposit,
+    DonatedPrize,
+    Expense,
+    ExpenseKind,
+    IssuedReport,
+    PaymentMethod,
+    ReportKind,
+    TrustAccount,
+)

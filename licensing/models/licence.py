@@ -30,6 +30,13 @@ class SalesChannel(models.TextChoices):
         return [cls.PAPER_ROLL, cls.PAPER_STUB]
 
 
+class FeeCollection(models.TextChoices):
+    """R:L9 when the licence fee is paid, as the licence says."""
+
+    EACH_REPORT = "each_report", "With each four-draw report"
+    AT_END = "at_end", "At the end, with the final report"
+
+
 class LicenceStatus(models.TextChoices):
     ACTIVE = "active", "Active"
     CONCLUDED = "concluded", "Concluded"
@@ -49,6 +56,10 @@ class Licence(models.Model):
         max_digits=4,
         decimal_places=2,
         help_text="Licence fee as a percent of the prize board (AGCO electronic 1%, municipal up to 3%).",
+    )
+    fee_collection = models.CharField(
+        max_length=20, choices=FeeCollection.choices, default=FeeCollection.EACH_REPORT,
+        help_text="When the fee is paid: with each four-draw report or at the end (L9).",
     )
     issued_on = models.DateField()
     expires_on = models.DateField()

@@ -20,3 +20,14 @@ from licensing.services.applications import (  # noqa: F401
     plan_totals,
 )
 from licensing.services.amendments import licence_amend_channel, licence_amendment_approve  # noqa: F401
+from licensing.services.treasury import (  # noqa: F401
+    approved_use_add,
+    deposit_record,
+    donated_prize_record,
+    expense_record,
+    licence_fee,
+    report_file_intact,
+    report_issue,
+    trust_account_open,
+    trust_account_set_officers,
+)

@@ -33,3 +33,12 @@ from raffle.models.event import (  # noqa: F401
 from raffle.models.compliance import IssueKind, NotificationMethod, RegistrarNotification  # noqa: F401
 from raffle.models.deck import COMMITMENT_DOMAIN, DeckCommitment, deck_commitment_hash  # noqa: F401
 from raffle.models.video import MIN_RESOLUTION_LINES, MIN_RETENTION_DAYS, REQUIRED_SHOTS, DrawVideo  # noqa: F401
+from raffle.models.payments import (  # noqa: F401
+    UNCLAIMED_HOLD_MONTHS,
+    ContactAttempt,
+    DepositCoverage,
+    PrizeKind,
+    PrizePayment,
+    UnclaimedPrize,
+    add_months,
+)

@@ -29,3 +29,10 @@ from raffle.services.must_go import (  # noqa: F401
     must_go_payouts,
     must_go_settle,
 )
+from raffle.services.treasury import (  # noqa: F401
+    deposit_cover_draws,
+    prize_add_to_proceeds,
+    prize_log_contact_attempt,
+    prize_mark_unclaimed,
+    prize_payment_record,
+)

@@ -4,7 +4,6 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, render
 
 from raffle import selectors
-from raffle.models import Event
 
 
 def home(request):

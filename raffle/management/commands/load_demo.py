@@ -128,6 +128,35 @@ class Command(BaseCommand):
             sales = (sales * growth).quantize(Decimal("5"))  # tickets sell in $5 steps
         current = Draw.objects.get(event=event, number=CLOSED_DRAWS + 1)
         services.draw_open_sales(actor=staff, draw=current)
+        self._treasury(event, users, first_draw_day)
+
+    def _treasury(self, event, users, first_draw_day):
+        """The trust account, a deposit per draw (the last one still to make, so
+        the reconciliation shows a flag), prize cheques and an approved use."""
+        from licensing.models import ExpenseKind, PaymentMethod
+        from licensing.services import (approved_use_add, deposit_record, expense_record,
+                                        trust_account_open)
+        from raffle.models import PrizeKind
+
+        treasurer, admin = users["treasurer"], users["admin"]
+        licence = event.licence
+        account = trust_account_open(
+            actor=admin, licence=licence, bank_name="Grey Bruce Credit Union", branch="Owen Sound",
+            account_number="004417-92", opened_on=licence.issued_on,
+            signing_officers=list(BonaFideMember.objects.filter(user__in=[treasurer, admin])))
+        approved_use_add(actor=admin, licence=licence, description="Palliative care equipment",
+                         approved_on=licence.issued_on)
+        for draw in Draw.objects.filter(event=event, number__lt=CLOSED_DRAWS).order_by("number"):
+            day = timezone.localdate(draw.scheduled_at)
+            deposit = deposit_record(actor=treasurer, account=account, slip_number=f"GB-{4400 + draw.number}",
+                                     deposited_on=day + datetime.timedelta(days=1), amount=draw.ticket_sales)
+            services.deposit_cover_draws(actor=treasurer, deposit=deposit, amounts={draw: draw.ticket_sales})
+            services.prize_payment_record(actor=treasurer, draw=draw, kind=PrizeKind.DRAW_PRIZE,
+                                          method=PaymentMethod.CHEQUE, reference=f"{2100 + draw.number}",
+                                          paid_on=day + datetime.timedelta(days=2), payee=draw.winner_name)
+        expense_record(actor=treasurer, licence=licence, kind=ExpenseKind.EXPENSE,
+                       paid_on=first_draw_day + datetime.timedelta(days=1), amount="412.00",
+                       payee="Bruce Print Shop", description="Ticket rolls and posters", reference="2001")
 
     def _print_logins(self):
         self.stdout.write("\nDemo logins (password for all: %s)" % DEMO_PASSWORD)

@@ -1,0 +1,183 @@
+"""The lottery trust account and what moves through it (RULES L9, L10, L11, L12).
+
+Everything here is about money and the regulator, none of it about draws:
+the links from a deposit to the draws it covers, and the prize payments of a
+draw, live in `raffle.models.payments` (licensing never imports raffle).
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from licensing.models.licence import Licence
+from licensing.models.organisation import BonaFideMember
+
+MONEY = {"max_digits": 12, "decimal_places": 2}
+
+
+class TrustAccount(models.Model):
+    """R:L10 the separate lottery trust account that holds every dollar of the event."""
+
+    licence = models.OneToOneField(Licence, on_delete=models.PROTECT, related_name="trust_account")
+    bank_name = models.CharField(max_length=150)
+    branch = models.CharField(max_length=150, blank=True)
+    account_number = models.CharField(max_length=40, help_text="As printed on the cheques.")
+    opened_on = models.DateField()
+    deposit_within_days = models.PositiveSmallIntegerField(
+        default=3, help_text="A draw's sales deposited later than this many days after the draw are flagged late (L12).")
+    signing_officers = models.ManyToManyField(BonaFideMember, related_name="trust_accounts_signed")
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    def __str__(self) -> str:
+        return f"Trust account {self.bank_name} {self.account_number}"
+
+
+class Deposit(models.Model):
+    """One deposit slip into the trust account (L12: lottery money only)."""
+
+    account = models.ForeignKey(TrustAccount, on_delete=models.PROTECT, related_name="deposits")
+    slip_number = models.CharField(max_length=40)
+    deposited_on = models.DateField()
+    amount = models.DecimalField(**MONEY)
+    slip_scan = models.FileField(upload_to="deposit_slips/%Y/", blank=True,
+                                 help_text="A scan or photo of the stamped deposit slip (R2).")
+    note = models.CharField(max_length=200, blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["account", "deposited_on", "slip_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["account", "slip_number"], name="deposit_slip_once_per_account"),
+            models.CheckConstraint(condition=Q(amount__gt=0), name="deposit_amount_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Deposit slip {self.slip_number}"
+
+
+class ApprovedUse(models.Model):
+    """R:L11 a use of net proceeds approved for the licence: listed at
+    application, or added by an amendment with its written approval."""
+
+    licence = models.ForeignKey(Licence, on_delete=models.PROTECT, related_name="approved_uses")
+    description = models.CharField(max_length=200)
+    approved_on = models.DateField(help_text="The date of the written approval (or of the licence).")
+    is_amendment = models.BooleanField(default=False)
+    approval_reference = models.CharField(
+        max_length=120, blank=True, help_text="The regulator's letter or e-mail approving an amendment.")
+    approval_document = models.FileField(upload_to="approvals/%Y/", blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["licence", "approved_on", "description"]
+        constraints = [
+            models.UniqueConstraint(fields=["licence", "description"], name="approved_use_once_per_licence"),
+            models.CheckConstraint(
+                condition=Q(is_amendment=False) | ~Q(approval_reference=""),
+                name="amendment_has_written_approval",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.description
+
+
+class ExpenseKind(models.TextChoices):
+    EXPENSE = "expense", "Expense of running the lottery"
+    PROCEEDS_USE = "proceeds_use", "Use of net proceeds"
+
+
+class PaymentMethod(models.TextChoices):
+    """L12 withdrawals from the trust account by cheque; P3 prizes by cheque or e-transfer."""
+
+    CHEQUE = "cheque", "Cheque"
+    ELECTRONIC = "electronic", "Electronic transfer"
+
+
+class Expense(models.Model):
+    """Money out of the trust account that is not a prize: expenses paid from
+    the licensee's share, and spending of net proceeds on an approved use."""
+
+    licence = models.ForeignKey(Licence, on_delete=models.PROTECT, related_name="expenses")
+    kind = models.CharField(max_length=20, choices=ExpenseKind.choices)
+    approved_use = models.ForeignKey(ApprovedUse, null=True, blank=True, on_delete=models.PROTECT,
+                                     related_name="spending")
+    paid_on = models.DateField()
+    amount = models.DecimalField(**MONEY)
+    payee = models.CharField(max_length=150)
+    description = models.CharField(max_length=200)
+    method = models.CharField(max_length=20, choices=PaymentMethod.choices, default=PaymentMethod.CHEQUE)
+    reference = models.CharField(max_length=60, help_text="Cheque number or transfer reference.")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["licence", "paid_on", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="expense_amount_positive"),
+            models.CheckConstraint(condition=Q(kind__in=ExpenseKind.values), name="expense_kind_valid"),
+            # R:L11 spending net proceeds names the approved use it goes to.
+            models.CheckConstraint(
+                condition=Q(kind=ExpenseKind.EXPENSE) | Q(approved_use__isnull=False),
+                name="proceeds_use_names_approved_use",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.description}"
+
+
+class ReportKind(models.TextChoices):
+    FOUR_DRAW = "four_draw", "Four-draw report"
+    FINAL = "final", "Final report"
+    LEDGER = "ledger", "Draw ledger"
+
+
+class IssuedReport(models.Model):
+    """A report as it was generated and sent: the file, its SHA-256, who and when."""
+
+    licence = models.ForeignKey(Licence, on_delete=models.PROTECT, related_name="issued_reports")
+    kind = models.CharField(max_length=20, choices=ReportKind.choices)
+    period = models.PositiveIntegerField(null=True, blank=True, help_text="k for draws 4k-3 to 4k.")
+    file_format = models.CharField(max_length=4, choices=[("pdf", "PDF"), ("csv", "CSV")])
+    file = models.FileField(upload_to="reports/%Y/")
+    sha256 = models.CharField(max_length=64)
+    size = models.PositiveIntegerField()
+    fee = models.DecimalField(null=True, blank=True, **MONEY)
+    due_on = models.DateField(null=True, blank=True)
+    generated_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    generated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["licence", "-generated_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(kind__in=ReportKind.values), name="report_kind_valid"),
+            models.CheckConstraint(condition=~Q(kind=ReportKind.FOUR_DRAW) | Q(period__gte=1),
+                                   name="four_draw_report_has_period"),
+        ]
+
+    def __str__(self) -> str:
+        period = f" {self.period}" if self.period else ""
+        return f"{self.get_kind_display()}{period} ({self.file_format.upper()}, {self.generated_at:%Y-%m-%d %H:%M})"
+
+
+class DonatedPrize(models.Model):
+    """R:R2 a prize given to the event: shown in the final report at its value
+    and NOT deducted from gross receipts."""
+
+    licence = models.ForeignKey(Licence, on_delete=models.PROTECT, related_name="donated_prizes")
+    description = models.CharField(max_length=200)
+    donor = models.CharField(max_length=150)
+    value = models.DecimalField(**MONEY, help_text="Fair market value.")
+    received_on = models.DateField()
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["licence", "received_on", "pk"]
+        constraints = [models.CheckConstraint(condition=Q(value__gt=0), name="donated_prize_value_positive")]
+
+    def __str__(self) -> str:
+        return f"{self.description} (donated by {self.donor})"

@@ -1,0 +1,121 @@
+"""What the treasury records about draws (RULES L12, P3, P5): which draws a
+deposit covers, how each prize was paid, and prizes nobody has claimed.
+
+These sit in `raffle` because they point at draws; the trust account and the
+deposits themselves are in `licensing.models.treasury`.
+"""
+
+import datetime
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from licensing.models import Deposit, PaymentMethod
+from raffle.models.draw import Draw
+from raffle.models.event import money_field
+
+UNCLAIMED_HOLD_MONTHS = 6  # R:P5
+
+
+def add_months(day: datetime.date, months: int) -> datetime.date:
+    """The same day `months` later; the last day of the month when it is shorter."""
+    import calendar
+
+    month_index = day.month - 1 + months
+    year, month = day.year + month_index // 12, month_index % 12 + 1
+    return datetime.date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
+
+
+class DepositCoverage(models.Model):
+    """R:L12 the part of a deposit that holds one draw's ticket sales."""
+
+    deposit = models.ForeignKey(Deposit, on_delete=models.PROTECT, related_name="coverage")
+    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="deposit_coverage")
+    amount = money_field()
+
+    class Meta:
+        ordering = ["draw__number", "deposit__deposited_on"]
+        constraints = [
+            models.UniqueConstraint(fields=["deposit", "draw"], name="deposit_covers_draw_once"),
+            models.CheckConstraint(condition=Q(amount__gt=0), name="coverage_amount_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.deposit} covers ${self.amount:,.2f} of {self.draw}"
+
+
+class PrizeKind(models.TextChoices):
+    DRAW_PRIZE = "draw_prize", "Draw prize (20%)"
+    JACKPOT = "jackpot", "Progressive jackpot"
+
+
+class PrizePayment(models.Model):
+    """R:P3 a prize paid in Canadian funds by cheque or electronic transfer."""
+
+    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="prize_payments")
+    kind = models.CharField(max_length=20, choices=PrizeKind.choices)
+    amount = money_field()
+    currency = models.CharField(max_length=3, default="CAD", editable=False)
+    method = models.CharField(max_length=20, choices=PaymentMethod.choices)
+    reference = models.CharField(max_length=60, help_text="Cheque number or transfer reference.")
+    paid_on = models.DateField()
+    payee = models.CharField(max_length=150)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["draw__number", "kind"]
+        constraints = [
+            models.UniqueConstraint(fields=["draw", "kind"], name="prize_paid_once"),
+            models.CheckConstraint(condition=Q(amount__gt=0), name="prize_payment_positive"),
+            models.CheckConstraint(condition=Q(currency="CAD"), name="prize_paid_in_canadian_funds"),
+            models.CheckConstraint(condition=Q(method__in=PaymentMethod.values), name="prize_method_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of {self.draw}: ${self.amount:,.2f} to {self.payee}"
+
+
+class UnclaimedPrize(models.Model):
+    """R:P5 a prize held in trust while the winner is sought; after six months
+    it joins the gross proceeds."""
+
+    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="unclaimed_prizes")
+    kind = models.CharField(max_length=20, choices=PrizeKind.choices)
+    amount = money_field()
+    unclaimed_since = models.DateField(help_text="The draw date.")
+    added_to_proceeds_on = models.DateField(null=True, blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["draw__number", "kind"]
+        constraints = [
+            models.UniqueConstraint(fields=["draw", "kind"], name="prize_unclaimed_once"),
+            models.CheckConstraint(condition=Q(amount__gt=0), name="unclaimed_amount_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Unclaimed {self.get_kind_display().lower()} of {self.draw}"
+
+    @property
+    def hold_until(self) -> datetime.date:
+        return add_months(self.unclaimed_since, UNCLAIMED_HOLD_MONTHS)
+
+
+class ContactAttempt(models.Model):
+    """R:P5 one attempt to reach the winner of an unclaimed prize."""
+
+    prize = models.ForeignKey(UnclaimedPrize, on_delete=models.PROTECT, related_name="attempts")
+    attempted_on = models.DateField()
+    means = models.CharField(max_length=60, help_text="Telephone, e-mail, letter, notice at the venue...")
+    outcome = models.CharField(max_length=200)
+    made_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["prize", "attempted_on", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.attempted_on:%Y-%m-%d} {self.means}: {self.outcome}"

@@ -1,0 +1,120 @@
+"""What the treasurer must do by when: reports due or overdue (R1, R2), the
+first day unsold and non-winning tickets may be destroyed (T6), the end of
+video retention (D4), unclaimed prizes' six-month date (P5) and the licence's
+expiry. Also as an iCalendar feed (RFC 5545, written by hand)."""
+
+import datetime
+import hashlib
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from licensing.models import IssuedReport, ReportKind
+from raffle.models import Draw, DrawState, Event, UnclaimedPrize
+from raffle.reports.builders import DRAWS_PER_PERIOD, FINAL_DUE_DAYS, FOUR_DRAW_DUE_DAYS, period_of
+
+TICKET_KEEP_DAYS = 30  # R:T6
+VIDEO_KEEP_DAYS = 30  # R:D4
+
+
+@dataclass
+class Deadline:
+    on: datetime.date
+    what: str
+    kind: str  # report, tickets, video, prize, licence
+    done: bool = False
+    rule: str = ""
+
+    def status(self, today: datetime.date) -> str:
+        if self.done:
+            return "done"
+        if self.on < today:
+            return "overdue" if self.kind in ("report", "licence") else "past"
+        if (self.on - today).days <= 7:
+            return "due soon"
+        return "upcoming"
+
+    def uid(self, licence_number: str, host: str) -> str:
+        """Stable across feeds, so a calendar updates the event instead of adding a copy."""
+        digest = hashlib.sha256(f"{licence_number}|{self.kind}|{self.what}".encode()).hexdigest()[:16]
+        return f"{digest}@{host}"
+
+
+def event_deadlines(event: Event, *, today: datetime.date | None = None) -> list[Deadline]:
+    today = today or timezone.localdate()
+    licence = event.licence
+    draws = list(Draw.objects.filter(event=event, state=DrawState.CLOSED).order_by("number"))
+    issued = set(IssuedReport.objects.filter(licence=licence).values_list("kind", "period"))
+    out: list[Deadline] = []
+    by_period: dict[int, list[Draw]] = {}
+    for d in draws:
+        by_period.setdefault(period_of(d.number), []).append(d)
+        day = timezone.localdate(d.scheduled_at)
+        if not d.is_imported:
+            out.append(Deadline(day + datetime.timedelta(days=TICKET_KEEP_DAYS),
+                                f"Draw {d.number}: unsold and non-winning tickets may be destroyed from today",
+                                "tickets", rule="T6"))
+            if licence.is_paper:
+                out.append(Deadline(day + datetime.timedelta(days=VIDEO_KEEP_DAYS),
+                                    f"Draw {d.number}: the draw video may be deleted from today", "video",
+                                    rule="D4"))
+    for period, period_draws in by_period.items():
+        if len(period_draws) == DRAWS_PER_PERIOD or event.is_concluded:
+            last = timezone.localdate(period_draws[-1].scheduled_at)
+            first = DRAWS_PER_PERIOD * period - 3
+            out.append(Deadline(last + datetime.timedelta(days=FOUR_DRAW_DUE_DAYS),
+                                f"Four-draw report {period} (draws {first}–{first + 3}) and its fee",
+                                "report", done=(ReportKind.FOUR_DRAW, period) in issued, rule="R1"))
+    if event.is_concluded and draws:
+        last = timezone.localdate(draws[-1].scheduled_at)
+        out.append(Deadline(last + datetime.timedelta(days=FINAL_DUE_DAYS), "Final report", "report",
+                            done=(ReportKind.FINAL, None) in issued, rule="R2"))
+    for prize in UnclaimedPrize.objects.filter(draw__event=event).select_related("draw"):
+        out.append(Deadline(prize.hold_until, f"Unclaimed {prize.get_kind_display().lower()} of draw "
+                            f"{prize.draw.number} may join the gross proceeds", "prize",
+                            done=prize.added_to_proceeds_on is not None, rule="P5"))
+    out.append(Deadline(licence.expires_on, f"Licence {licence.number} expires", "licence",
+                        done=event.is_concluded, rule="L8"))
+    return sorted(out, key=lambda d: (d.on, d.what))
+
+
+def _escape(text: str) -> str:
+    return (text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n"))
+
+
+def _fold(line: str) -> str:
+    """RFC 5545 3.1: lines longer than 75 octets are folded (CRLF + space)."""
+    data = line.encode()
+    if len(data) <= 75:
+        return line
+    parts, chunk = [], b""
+    for char in line:
+        encoded = char.encode()
+        if len(chunk) + len(encoded) > (75 if not parts else 74):
+            parts.append(chunk.decode())
+            chunk = b""
+        chunk += encoded
+    parts.append(chunk.decode())
+    return "\r\n ".join(parts)
+
+
+def deadlines_ics(event: Event, deadlines: list[Deadline], *, host: str = "catch-the-ace") -> str:
+    stamp = timezone.now().astimezone(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Catch the Ace//Treasury deadlines//EN",
+             "CALSCALE:GREGORIAN", "METHOD:PUBLISH", f"X-WR-CALNAME:{_escape(event.name)} deadlines"]
+    for d in deadlines:
+        lines += [
+            "BEGIN:VEVENT",
+            f"UID:{d.uid(event.licence.number, host)}",
+            f"DTSTAMP:{stamp}",
+            f"DTSTART;VALUE=DATE:{d.on:%Y%m%d}",
+            f"DTEND;VALUE=DATE:{d.on + datetime.timedelta(days=1):%Y%m%d}",
+            f"SUMMARY:{_escape(d.what)}",
+            f"DESCRIPTION:{_escape(f'{event.licence.number}, {event.licence.organisation.name}. Rule {d.rule}.')}",
+            f"CATEGORIES:{d.kind.upper()}",
+            f"STATUS:{'CANCELLED' if d.done else 'CONFIRMED'}",
+            "TRANSP:TRANSPARENT",
+            "END:VEVENT",
+        ]
+    lines.append("END:VCALENDAR")
+    return "".join(_fold(line) + "\r\n" for line in lines)

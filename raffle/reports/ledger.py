@@ -1,0 +1,309 @@
+"""The draw ledger: export (one row per finished draw) and the import of a
+running raffle's history from another system's records.
+
+Export columns, exactly and in this order:
+draw_number,draw_date,ticket_sales,draw_prize,jackpot_contribution,
+licensee_share,jackpot_before,jackpot_after,envelope,card,outcome
+
+The import reads draw_number,draw_date,ticket_sales,envelope,card and, when
+present, the published draw_prize, jackpot_before and jackpot_after to check
+against the figures it computes with the event's rounding rule (P1). Other
+columns (such as the rest of an exported ledger) are ignored. It imports all
+rows or none.
+"""
+
+import csv
+import datetime
+import io
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils import timezone
+
+from core.audit import audit_record
+from core.csvsafe import csv_text
+from core.errors import DomainError
+from core.money import (
+    DRAW_PRIZE_PERCENT,
+    JACKPOT_PERCENT,
+    LICENSEE_PERCENT,
+    MoneyError,
+    parse_amount,
+    split_sales,
+)
+from licensing.models import Licence
+from licensing.services import licence_conclude
+from raffle.cards import ACE_OF_SPADES, card_name, parse_card
+from raffle.errors import RaffleError
+from raffle.models import (
+    DRAW_IN_PROGRESS,
+    ENVELOPE_COUNT,
+    Draw,
+    DrawOutcome,
+    DrawState,
+    Envelope,
+    Event,
+    EventStatus,
+)
+
+LEDGER_COLUMNS = ["draw_number", "draw_date", "ticket_sales", "draw_prize", "jackpot_contribution",
+                  "licensee_share", "jackpot_before", "jackpot_after", "envelope", "card", "outcome"]
+IMPORT_REQUIRED = ["draw_number", "draw_date", "ticket_sales", "envelope", "card"]
+IMPORT_PUBLISHED = ["draw_prize", "jackpot_before", "jackpot_after"]
+
+
+def ledger_rows(event: Event):
+    draws = (Draw.objects.filter(event=event, state=DrawState.CLOSED).select_related("envelope")
+             .order_by("number"))
+    for d in draws:
+        yield [d.number, timezone.localdate(d.scheduled_at).isoformat(), d.ticket_sales, d.draw_prize,
+               d.jackpot_contribution, d.licensee_share, d.jackpot_before, d.jackpot_after,
+               d.envelope.number if d.envelope_id else "", d.envelope.card if d.envelope_id else "",
+               d.outcome]
+
+
+def ledger_csv(event: Event) -> str:
+    return csv_text(LEDGER_COLUMNS, ledger_rows(event))
+
+
+class ImportRefused(RaffleError):
+    """The file was refused whole; `problems` names each row and reason."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("The history was not imported; nothing was changed:\n" + "\n".join(problems))
+
+
+@dataclass
+class PlannedDraw:
+    line: int
+    number: int
+    date: datetime.date
+    sales: Decimal
+    draw_prize: Decimal
+    jackpot_contribution: Decimal
+    licensee_share: Decimal
+    jackpot_before: Decimal
+    jackpot_after: Decimal
+    envelope: int
+    card: str
+
+
+@dataclass
+class ImportPlan:
+    event: Event
+    rows: list[PlannedDraw]
+    opening_jackpot: Decimal
+    mismatches: list[str] = field(default_factory=list)
+    imported: bool = False
+
+    @property
+    def concludes(self) -> bool:
+        return bool(self.rows) and self.rows[-1].card == ACE_OF_SPADES
+
+
+def _read(text: str) -> tuple[list[str], list[tuple[int, dict]]]:
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    header = [(h or "").strip().lower() for h in (reader.fieldnames or [])]
+    reader.fieldnames = header
+    rows = [(reader.line_num, {k: (v or "").strip() for k, v in row.items() if k}) for row in reader]
+    return header, rows
+
+
+def _published(value: str) -> Decimal | None:
+    value = value.lstrip("'")  # a cell neutralised against formulas on export
+    return parse_amount(value) if value else None
+
+
+def plan_import(event: Event, text: str, *, opening_jackpot=None) -> ImportPlan:
+    """Check every row and compute every split; refuse with every problem named."""
+    header, raw = _read(text)
+    missing = [c for c in IMPORT_REQUIRED if c not in header]
+    if missing:
+        raise ImportRefused([f"header: missing column(s) {', '.join(missing)}; the file needs "
+                             f"{','.join(IMPORT_REQUIRED)}"])
+    if not raw:
+        raise ImportRefused(["the file has no draw rows"])
+    problems: list[str] = []
+    if event.status != EventStatus.RUNNING:
+        raise ImportRefused([f"{event} is concluded; nothing more can be added to it"])
+    if Draw.objects.filter(event=event, state__in=DRAW_IN_PROGRESS).exists():
+        raise ImportRefused(["a draw of this event is under way; finish it before importing history"])
+    closed = set(Draw.objects.filter(event=event, state=DrawState.CLOSED).values_list("number", flat=True))
+    opened_envelopes = set(Envelope.objects.filter(event=event, opened_at__isnull=False)
+                           .values_list("number", flat=True))
+    seen_cards = {c: n for n, c in Envelope.objects.filter(event=event).exclude(card="")
+                  .values_list("number", "card")}
+    parsed = []
+    numbers: dict[int, int] = {}
+    envelopes: dict[int, int] = {}
+    cards: dict[str, int] = {}
+    for line, row in raw:
+        where = f"row {line}"
+        try:
+            number = int(row["draw_number"])
+            if number < 1:
+                raise ValueError
+        except ValueError:
+            problems.append(f"{where}: draw_number {row['draw_number']!r} is not a draw number (1, 2, 3...)")
+            continue
+        where = f"row {line} (draw {number})"
+        if number in numbers:
+            problems.append(f"{where}: draw number {number} appears twice (also row {numbers[number]})")
+        numbers.setdefault(number, line)
+        if number in closed:
+            problems.append(f"{where}: draw {number} is already recorded in this event")
+        try:
+            date = datetime.date.fromisoformat(row["draw_date"])
+        except ValueError:
+            problems.append(f"{where}: draw_date {row['draw_date']!r} is not a date like 2026-03-05")
+            date = None
+        try:
+            sales = parse_amount(row["ticket_sales"].lstrip("'"), what="ticket_sales")
+        except MoneyError as error:
+            problems.append(f"{where}: {error}")
+            sales = None
+        try:
+            envelope = int(row["envelope"])
+            if not 1 <= envelope <= ENVELOPE_COUNT:
+                raise ValueError
+        except ValueError:
+            problems.append(f"{where}: envelope {row['envelope']!r} is not a number from 1 to 52")
+            envelope = None
+        if envelope is not None:
+            if envelope in envelopes:
+                problems.append(f"{where}: envelope {envelope} was already opened in row {envelopes[envelope]}")
+            elif envelope in opened_envelopes:
+                problems.append(f"{where}: envelope {envelope} is already open in this event")
+            envelopes.setdefault(envelope, line)
+        try:
+            card = parse_card(row["card"].lstrip("'"))
+        except DomainError as error:
+            problems.append(f"{where}: {error}")
+            card = None
+        if card is not None:
+            if card in cards:  # R:E1
+                problems.append(f"{where}: the {card_name(card)} ({card}) appears twice (also row {cards[card]})")
+            elif card in seen_cards:
+                problems.append(f"{where}: the {card_name(card)} is already in envelope {seen_cards[card]}")
+            cards.setdefault(card, line)
+        published = {}
+        for name in IMPORT_PUBLISHED:
+            try:
+                published[name] = _published(row.get(name, ""))
+            except MoneyError as error:
+                problems.append(f"{where}: {name}: {error}")
+        parsed.append((line, number, date, sales, envelope, card, published))
+    parsed.sort(key=lambda p: p[1])
+    first_expected = max(closed, default=0) + 1
+    for index, (line, number, *_rest) in enumerate(parsed):
+        if number != first_expected + index and number not in closed:
+            problems.append(f"row {line} (draw {number}): draws must follow on without a gap from draw "
+                            f"{first_expected}; expected draw {first_expected + index}")
+            break
+    dates = [(p[0], p[1], p[2]) for p in parsed if p[2]]
+    for (_, n1, d1), (line, n2, d2) in zip(dates, dates[1:]):
+        if d2 <= d1:
+            problems.append(f"row {line} (draw {n2}): its date {d2} is not after draw {n1}'s ({d1})")
+    aces = [p for p in parsed if p[5] == ACE_OF_SPADES]
+    if aces and aces[0] is not parsed[-1]:  # R:P4
+        problems.append(f"row {aces[0][0]} (draw {aces[0][1]}): the Ace of Spades ends the event; no draw "
+                        "can follow it")
+    if problems:
+        raise ImportRefused(problems)
+
+    if opening_jackpot is not None:
+        opening = parse_amount(opening_jackpot, what="The opening jackpot")
+    elif parsed[0][6].get("jackpot_before") is not None and not closed:
+        opening = parsed[0][6]["jackpot_before"]
+    else:
+        opening = event.jackpot
+    plan = ImportPlan(event=event, rows=[], opening_jackpot=opening)
+    jackpot = opening
+    for line, number, date, sales, envelope, card, published in parsed:
+        split = split_sales(sales, rounding=event.rounding)  # R:P1
+        planned = PlannedDraw(line=line, number=number, date=date, sales=sales, draw_prize=split.draw_prize,
+                              jackpot_contribution=split.jackpot_contribution,
+                              licensee_share=split.licensee_share, jackpot_before=jackpot,
+                              jackpot_after=jackpot + split.jackpot_contribution, envelope=envelope, card=card)
+        for name, value in published.items():
+            computed = getattr(planned, name)
+            if value is not None and value != computed:
+                plan.mismatches.append(f"row {line} (draw {number}): published {name} {value} but the "
+                                       f"computed figure is {computed}")
+        jackpot = planned.jackpot_after
+        plan.rows.append(planned)
+    return plan
+
+
+def _scheduled_at(event: Event, day: datetime.date) -> datetime.datetime:
+    at = timezone.localtime(event.first_draw_at).time()
+    return timezone.make_aware(datetime.datetime.combine(day, at))
+
+
+@transaction.atomic
+def history_import(*, actor, licence: Licence, text: str, opening_jackpot=None, dry_run: bool = False,
+                   accept_mismatches: bool = False) -> ImportPlan:
+    """Import a running raffle's draws, all or none. Imported draws are closed,
+    marked `is_imported`, carry their sales as totals and have no tickets; the
+    draw after them is scheduled and runs normally."""
+    event = Event.objects.select_for_update().filter(licence=licence).first()
+    if event is None:
+        raise ImportRefused([f"licence {licence.number} has no event yet; set the event up first"])
+    plan = plan_import(event, text, opening_jackpot=opening_jackpot)
+    if plan.mismatches and not accept_mismatches:
+        raise ImportRefused(plan.mismatches + [
+            "the published figures differ from the ones computed with the event's rounding rule "
+            f"({event.get_rounding_display().lower()}) and opening jackpot {plan.opening_jackpot}; check them, "
+            "or import anyway with the computed figures (--accept-mismatches)"])
+    if dry_run:
+        return plan
+    existing = {d.number: d for d in Draw.objects.select_for_update().filter(
+        event=event, number__in=[r.number for r in plan.rows])}
+    envelopes = {e.number: e for e in Envelope.objects.select_for_update().filter(
+        event=event, number__in=[r.envelope for r in plan.rows])}
+    for row in plan.rows:
+        at = _scheduled_at(event, row.date)
+        draw = existing.get(row.number) or Draw(event=event, number=row.number)
+        is_ace = row.card == ACE_OF_SPADES
+        for name, value in {
+            "scheduled_at": at, "state": DrawState.CLOSED, "is_imported": True,
+            "ticket_sales": row.sales, "draw_prize": row.draw_prize,
+            "jackpot_contribution": row.jackpot_contribution, "licensee_share": row.licensee_share,
+            "jackpot_before": row.jackpot_before, "jackpot_after": row.jackpot_after,
+            "jackpot_awarded": row.jackpot_after if is_ace else None, "rounding": event.rounding,
+            "draw_prize_percent": DRAW_PRIZE_PERCENT, "jackpot_percent": JACKPOT_PERCENT,
+            "licensee_percent": LICENSEE_PERCENT,
+            "outcome": DrawOutcome.JACKPOT_WON if is_ace else DrawOutcome.ROLLOVER,
+            "sales_closed_at": at, "announced_at": at, "ticket_drawn_at": at, "envelope_chosen_at": at,
+            "card_revealed_at": at, "closed_at": at,
+        }.items():
+            setattr(draw, name, value)
+        draw.save()
+        envelope = envelopes[row.envelope]
+        envelope.card, envelope.opened_at, envelope.opened_in_draw = row.card, at, draw
+        envelope.save(update_fields=["card", "opened_at", "opened_in_draw"])
+        draw.envelope = envelope
+        draw.save(update_fields=["envelope"])
+    last = plan.rows[-1]
+    event.jackpot = 0 if plan.concludes else last.jackpot_after
+    fields = ["jackpot"]
+    if plan.concludes:  # R:P4 an imported Ace of Spades concludes the event like the live flow
+        event.status, event.concluded_at = EventStatus.CONCLUDED, timezone.now()
+        fields += ["status", "concluded_at"]
+    event.save(update_fields=fields)
+    audit_record(actor=actor, action="raffle.history.import", obj=event, data={
+        "licence": licence.number, "draws": [r.number for r in plan.rows],
+        "opening_jackpot": plan.opening_jackpot, "jackpot_after": last.jackpot_after,
+        "ticket_sales": sum((r.sales for r in plan.rows), Decimal(0)),
+        "mismatches_accepted": plan.mismatches})
+    if plan.concludes:
+        locked = Licence.objects.select_for_update().get(pk=licence.pk)
+        licence_conclude(actor=actor, licence=locked, reason=f"Ace of Spades found in imported draw {last.number}")
+    elif not Draw.objects.filter(event=event, number=last.number + 1).exists():
+        Draw.objects.create(event=event, number=last.number + 1,
+                            scheduled_at=_scheduled_at(event, last.date)
+                            + datetime.timedelta(days=event.draw_interval_days))
+    plan.imported = True
+    return plan

@@ -1,0 +1,124 @@
+"""Forms of the treasurer's pages. They only parse input; the services decide
+(amounts stay text here so `core.money.parse_amount` judges them)."""
+
+from django import forms
+
+from licensing.models import ApprovedUse, BonaFideMember, ExpenseKind, PaymentMethod
+from raffle.models import Draw, DrawState, PrizeKind
+
+DATE = forms.DateInput(attrs={"type": "date"})
+
+
+def _amount(label: str, **kwargs) -> forms.CharField:
+    return forms.CharField(label=label, max_length=20, **kwargs)
+
+
+class TrustAccountForm(forms.Form):
+    bank_name = forms.CharField(label="Bank or credit union", max_length=150)
+    branch = forms.CharField(label="Branch", max_length=150, required=False)
+    account_number = forms.CharField(label="Account number", max_length=40)
+    opened_on = forms.DateField(label="Opened on", widget=DATE)
+    deposit_within_days = forms.IntegerField(label="Deposit each draw's sales within (days)", initial=3,
+                                             min_value=0, max_value=30)
+    signing_officers = forms.ModelMultipleChoiceField(
+        queryset=BonaFideMember.objects.none(), widget=forms.CheckboxSelectMultiple,
+        label="Signing officers (at least two bona fide members)")
+
+    def __init__(self, *args, licence, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["signing_officers"].queryset = BonaFideMember.objects.filter(
+            organisation=licence.organisation, is_active=True)
+
+
+class SigningOfficersForm(forms.Form):
+    signing_officers = forms.ModelMultipleChoiceField(
+        queryset=BonaFideMember.objects.none(), widget=forms.CheckboxSelectMultiple,
+        label="Signing officers (at least two bona fide members)")
+
+    def __init__(self, *args, licence, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["signing_officers"].queryset = BonaFideMember.objects.filter(
+            organisation=licence.organisation, is_active=True)
+
+
+class DepositForm(forms.Form):
+    slip_number = forms.CharField(label="Deposit slip number", max_length=40)
+    deposited_on = forms.DateField(label="Deposited on", widget=DATE)
+    amount = _amount("Amount of the slip ($)")
+    slip_scan = forms.FileField(label="Scan or photo of the stamped slip", required=False)
+    draw = forms.ModelChoiceField(queryset=Draw.objects.none(), label="Draw whose sales it holds",
+                                  required=False, empty_label="(say later)")
+    draw_amount = _amount("Amount for that draw ($)", required=False,
+                          help_text="Leave empty when the whole slip is that draw's sales.")
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["draw"].queryset = Draw.objects.filter(event=event, ticket_sales__isnull=False)
+
+
+class CoverageForm(forms.Form):
+    draw = forms.ModelChoiceField(queryset=Draw.objects.none(), label="Draw")
+    amount = _amount("Amount for that draw ($)")
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["draw"].queryset = Draw.objects.filter(event=event, ticket_sales__isnull=False)
+
+
+class PrizePaymentForm(forms.Form):
+    draw = forms.ModelChoiceField(queryset=Draw.objects.none(), label="Draw")
+    kind = forms.ChoiceField(choices=PrizeKind.choices, label="Prize")
+    payee = forms.CharField(label="Paid to", max_length=150)
+    method = forms.ChoiceField(choices=PaymentMethod.choices, label="Paid by")
+    reference = forms.CharField(label="Cheque number or transfer reference", max_length=60)
+    paid_on = forms.DateField(label="Paid on", widget=DATE)
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["draw"].queryset = Draw.objects.filter(event=event, state=DrawState.CLOSED)
+
+
+class UnclaimedForm(forms.Form):
+    draw = forms.ModelChoiceField(queryset=Draw.objects.none(), label="Draw")
+    kind = forms.ChoiceField(choices=PrizeKind.choices, label="Prize")
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["draw"].queryset = Draw.objects.filter(event=event, state=DrawState.CLOSED)
+
+
+class ContactAttemptForm(forms.Form):
+    attempted_on = forms.DateField(label="Date of the attempt", widget=DATE)
+    means = forms.CharField(label="How (telephone, e-mail, letter...)", max_length=60)
+    outcome = forms.CharField(label="What came of it", max_length=200)
+
+
+class ApprovedUseForm(forms.Form):
+    description = forms.CharField(label="Use of net proceeds", max_length=200)
+    approved_on = forms.DateField(label="Approved on", widget=DATE)
+    is_amendment = forms.BooleanField(label="A new use added by amendment (not on the licence)", required=False)
+    approval_reference = forms.CharField(label="Written approval (letter or e-mail reference)", max_length=120,
+                                         required=False)
+    approval_document = forms.FileField(label="Copy of the written approval", required=False)
+
+
+class ExpenseForm(forms.Form):
+    kind = forms.ChoiceField(choices=ExpenseKind.choices, label="Kind")
+    approved_use = forms.ModelChoiceField(queryset=ApprovedUse.objects.none(), required=False,
+                                          label="Approved use (for net proceeds)")
+    paid_on = forms.DateField(label="Paid on", widget=DATE)
+    amount = _amount("Amount ($)")
+    payee = forms.CharField(label="Paid to", max_length=150)
+    description = forms.CharField(label="For", max_length=200)
+    reference = forms.CharField(label="Cheque number", max_length=60)
+
+    def __init__(self, *args, licence, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["approved_use"].queryset = ApprovedUse.objects.filter(licence=licence)
+
+
+class DonatedPrizeForm(forms.Form):
+    description = forms.CharField(label="Prize", max_length=200)
+    donor = forms.CharField(label="Donor", max_length=150)
+    value = _amount("Fair market value ($)")
+    received_on = forms.DateField(label="Received on", widget=DATE)
