@@ -6,6 +6,7 @@ SECRET_KEY is required unless DJANGO_DEBUG=true. `make run` sets DEBUG and uses
 an embedded SQLite file; production sets DATABASE_URL to PostgreSQL.
 """
 
+import datetime
 from pathlib import Path
 
 import environ
@@ -36,6 +37,9 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "axes",
     "core",
     "licensing",
     "raffle",
@@ -48,9 +52,13 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    "core.twofactor.TwoFactorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -83,6 +91,33 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Login hardening. django-axes counts failed logins per username and address
+# and locks that pair out for a cool-off time; a treasurer can still sign in
+# from elsewhere, an attacker cannot keep guessing. Axes must come first.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("DJANGO_LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=env.int("DJANGO_LOGIN_COOLOFF_MINUTES", default=30))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# Behind a reverse proxy the client address is in X-Forwarded-For; trust as
+# many proxies as are really in front of the app (docs/deploy.md).
+AXES_IPWARE_PROXY_COUNT = env.int("DJANGO_TRUSTED_PROXY_COUNT", default=0) or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if AXES_IPWARE_PROXY_COUNT else ["REMOTE_ADDR"]
+)
+
+# Two-factor authentication (TOTP, django-otp) for the roles that move money
+# or manage users. Anyone who has enrolled a device is asked for a code too.
+# The demo (DEBUG) lets its users in with a password alone.
+REQUIRE_2FA_ROLES = env.list(
+    "DJANGO_REQUIRE_2FA_ROLES", default=[] if DEBUG else ["treasurer", "administrator"]
+)
+OTP_TOTP_ISSUER = env("DJANGO_OTP_ISSUER", default="Catch the Ace")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
