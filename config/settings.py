@@ -118,6 +118,9 @@ REQUIRE_2FA_ROLES = env.list(
     "DJANGO_REQUIRE_2FA_ROLES", default=[] if DEBUG else ["treasurer", "administrator"]
 )
 OTP_TOTP_ISSUER = env("DJANGO_OTP_ISSUER", default="Catch the Ace")
+# The admin never shows an authenticator's secret key or QR code: whoever can see
+# it could produce that person's codes.
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -48,6 +48,8 @@ def _wanted_codenames(role: str, model_name: str, app_label: str) -> set[str]:
         wanted = set()
     if role == ADMINISTRATOR and app_label == "licensing":
         wanted |= {f"add_{model_name}", f"change_{model_name}"}
+    if role == DRAW_STAFF and app_label == "raffle" and model_name == "draw":
+        wanted.add("change_draw")  # DrawAdmin: "change" means "may run the draw's steps"
     return wanted
 
 

@@ -49,7 +49,7 @@ class LicenceAdmin(NoDeleteMixin, admin.ModelAdmin):
         )
         obj.pk = licence.pk
 
-    @admin.action(description="Cancel the selected licences")
+    @admin.action(description="Cancel the selected licences", permissions=["change"])
     def cancel_licences(self, request, queryset):
         for licence in queryset:
             run_service(self, request, licence_cancel, licence=licence,

@@ -121,3 +121,32 @@ def run_draw(draw, *, actor, sales="100.00", envelope=None, card=None, until=Dra
             destroyer, verifier = members_for(event)
         return services.draw_roll_over(actor=actor, draw=draw, destroyed_by=destroyer, verified_by=verifier)
     return draw
+
+
+def user_with_role(role: str, **kwargs):
+    """A user holding one role as the project gives it: the group, and the
+    admin ("records") for every role but the seller."""
+    from django.contrib.auth.models import Group
+
+    from core.roles import STAFF_ROLES
+
+    kwargs.setdefault("is_staff", role in STAFF_ROLES)
+    user = UserFactory(**kwargs)
+    user.groups.add(Group.objects.get(name=role))
+    return user
+
+
+def login_verified(client, user):
+    """Sign `user` in on the test `client` with a session that has passed
+    two-factor (as after entering a TOTP code); returns the device used.
+    Use it where `REQUIRE_2FA_ROLES` is on (tests/test_url_matrix.py)."""
+    from django_otp import DEVICE_ID_SESSION_KEY
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    client.force_login(user)
+    device = (TOTPDevice.objects.filter(user=user, confirmed=True).first()
+              or TOTPDevice.objects.create(user=user, name="Test authenticator", confirmed=True))
+    session = client.session
+    session[DEVICE_ID_SESSION_KEY] = device.persistent_id
+    session.save()
+    return device
