@@ -13,6 +13,7 @@ from base64 import b32encode
 from django import forms
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
@@ -97,6 +98,27 @@ def _qr_svg(url: str) -> str:
     return segno.make(url, error="m").svg_inline(scale=4, title="QR code for your authenticator app")
 
 
+def two_factor_device_for_enrolment(*, user) -> TOTPDevice:
+    """The authenticator being set up: the unconfirmed one, or a new one."""
+    device = TOTPDevice.objects.filter(user=user, confirmed=False).order_by("pk").first()
+    return device or TOTPDevice.objects.create(user=user, name="Authenticator app", confirmed=False)
+
+
+def two_factor_confirm(*, actor, device: TOTPDevice, token: str) -> bool:
+    """Confirm `actor`'s new authenticator with a code it produced. False (and
+    nothing confirmed) when the code does not match; the device's throttle
+    still counts the failure, so it is not wrapped in the audit transaction."""
+    if device.user_id != actor.pk or device.confirmed or not device.verify_token(token):
+        return False
+    with transaction.atomic():
+        device = TOTPDevice.objects.select_for_update().get(pk=device.pk)
+        device.confirmed = True
+        device.save(update_fields=["confirmed"])
+        audit_record(actor=actor, action="core.two_factor.enrol", obj=actor,
+                     data={"device": device.persistent_id})
+    return True
+
+
 @login_required
 def two_factor_setup(request):
     """Enrol an authenticator app: scan the code (or type the key), then prove it."""
@@ -105,17 +127,12 @@ def two_factor_setup(request):
         if not is_verified(user):
             return redirect(f"{reverse('two_factor_verify')}?{urlencode({'next': _next_url(request)})}")
         return render(request, "registration/two_factor_setup.html", {"enrolled": True})
-    device = TOTPDevice.objects.filter(user=user, confirmed=False).order_by("pk").first()
-    if device is None:
-        device = TOTPDevice.objects.create(user=user, name="Authenticator app", confirmed=False)
+    device = two_factor_device_for_enrolment(user=user)
     form = TokenForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        if device.verify_token(form.cleaned_data["token"]):
-            device.confirmed = True
-            device.save(update_fields=["confirmed"])
+        if two_factor_confirm(actor=user, device=device, token=form.cleaned_data["token"]):
+            device.refresh_from_db()
             otp_login(request, device)
-            audit_record(actor=user, action="core.two_factor.enrol", obj=user,
-                         data={"device": device.persistent_id})
             return redirect(_next_url(request))
         form.add_error("token", "That code did not match. Codes change every 30 seconds: "
                                 "check the time on your phone and enter the current one.")
