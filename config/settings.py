@@ -147,8 +147,30 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "media/"
 MEDIA_ROOT = env.path("DJANGO_MEDIA_ROOT", default=BASE_DIR / "media")
 
+# Uploaded files (deposit slips, draw videos): the local disk (MEDIA_ROOT, one
+# app server or a shared volume) or S3-compatible storage through
+# django-storages (`pip install ".[s3]"`, DJANGO_MEDIA_STORAGE=s3), see docs/deploy.md.
+MEDIA_STORAGE = env("DJANGO_MEDIA_STORAGE", default="local")
+if MEDIA_STORAGE == "s3":
+    _default_storage = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": env("DJANGO_S3_BUCKET"),
+            "endpoint_url": env("DJANGO_S3_ENDPOINT_URL", default=None),
+            "region_name": env("DJANGO_S3_REGION", default=None),
+            "access_key": env("DJANGO_S3_ACCESS_KEY_ID", default=None),
+            "secret_key": env("DJANGO_S3_SECRET_ACCESS_KEY", default=None),
+            "default_acl": None,  # private: files are served through signed, expiring URLs
+            "querystring_auth": True,
+            "querystring_expire": 300,
+            "file_overwrite": False,
+        },
+    }
+else:
+    _default_storage = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": _default_storage,
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -172,7 +194,9 @@ if not DEBUG:
     SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
     SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=False)
+    # The header only allows a submission to the browsers' preload list; the
+    # submission itself (hstspreload.org) stays the domain owner's decision.
+    SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 SECURE_CSP = {
