@@ -250,3 +250,26 @@ def test_matrix_first_matching_pattern_wins():
     assert roles.matrix_row(matrix, "admin:licensing_licence_add") == "admin:licensing_*_add"
     assert roles.matrix_row(matrix, "admin:raffle_event_add") == "admin:*_add"
     assert roles.matrix_row(matrix, "sales_new") is None
+
+
+# --- managing users in the records ------------------------------------------------
+
+@pytest.mark.django_db
+def test_administrator_gives_a_role_and_records_access_follows_it_in_the_audit_trail(client,
+                                                                                     settings):
+    settings.REQUIRE_2FA_ROLES = []
+    administrator = user_with_role(roles.ADMINISTRATOR)
+    volunteer = UserFactory(username="robin")
+    client.force_login(administrator)
+    auditor_group = Group.objects.get(name=roles.AUDITOR)
+    response = client.post(reverse("admin:auth_user_change", args=[volunteer.pk]), {
+        "username": "robin", "first_name": "Robin", "last_name": "", "email": "",
+        "is_active": "on", "is_superuser": "on", "groups": [auditor_group.pk],
+        "date_joined_0": "2026-01-01", "date_joined_1": "10:00:00",
+    })
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    volunteer.refresh_from_db()
+    assert not volunteer.is_superuser  # an administrator cannot make a superuser
+    assert volunteer.is_staff and roles.user_roles(volunteer) == {roles.AUDITOR}
+    entry = AuditEntry.objects.get(action="core.user.roles", object_id=str(volunteer.pk))
+    assert entry.data == {"before": [], "after": [roles.AUDITOR]}
