@@ -103,6 +103,9 @@ AXES_FAILURE_LIMIT = env.int("DJANGO_LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=env.int("DJANGO_LOGIN_COOLOFF_MINUTES", default=30))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# R:D7 every sign-in and sign-out to the records is logged (who, from where,
+# when, for how long) in axes' access log, kept like the other records.
+AXES_DISABLE_ACCESS_LOG = False
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 # Behind a reverse proxy the client address is in X-Forwarded-For; trust as
 # many proxies as are really in front of the app (docs/deploy.md).

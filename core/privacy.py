@@ -1,5 +1,7 @@
 """Purchasers' personal data: shown in full only to the roles that need it.
 
+R:T9 stub and electronic tickets carry the purchaser's name and contact.
+
 A seller takes a purchaser's phone, e-mail and address at the sale; the
 treasurer and the administrator need them to pay and report a prize. Draw
 staff and auditors see them masked: enough to tell two purchasers apart and

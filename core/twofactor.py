@@ -95,7 +95,8 @@ def _next_url(request) -> str:
 def _qr_svg(url: str) -> str:
     import segno
 
-    return segno.make(url, error="m").svg_inline(scale=4, title="QR code for your authenticator app")
+    return segno.make(url, error="m").svg_inline(scale=4, border=4, dark="#000", light="#fff",
+                                                title="QR code for your authenticator app")
 
 
 def two_factor_device_for_enrolment(*, user) -> TOTPDevice:

@@ -34,6 +34,7 @@ def test_masking_never_leaves_the_reachable_part():
     (roles.DRAW_STAFF, False), (roles.AUDITOR, False),
 ])
 def test_only_the_roles_that_need_contact_details_see_them_in_full(role, full):
+    # R:T9 purchasers' contact details are recorded; only some roles read them.
     user = user_with_role(role)
     shown = contact_for(user, "jordan.b@example.org")
     assert (shown == "jordan.b@example.org") is full

@@ -257,6 +257,7 @@ def test_matrix_first_matching_pattern_wins():
 @pytest.mark.django_db
 def test_administrator_gives_a_role_and_records_access_follows_it_in_the_audit_trail(client,
                                                                                      settings):
+    # R:D7 administrative access changes are logged; R:L14 users are never deleted.
     settings.REQUIRE_2FA_ROLES = []
     administrator = user_with_role(roles.ADMINISTRATOR)
     volunteer = UserFactory(username="robin")
@@ -273,3 +274,18 @@ def test_administrator_gives_a_role_and_records_access_follows_it_in_the_audit_t
     assert volunteer.is_staff and roles.user_roles(volunteer) == {roles.AUDITOR}
     entry = AuditEntry.objects.get(action="core.user.roles", object_id=str(volunteer.pk))
     assert entry.data == {"before": [], "after": [roles.AUDITOR]}
+    delete = client.post(reverse("admin:auth_user_delete", args=[volunteer.pk]), {"post": "yes"})
+    assert delete.status_code == 403 and type(volunteer).objects.filter(pk=volunteer.pk).exists()
+
+
+@pytest.mark.django_db
+def test_each_sign_in_and_sign_out_is_logged_with_its_times(client, axes_on):
+    # R:D7 access to the records is logged: who, from where, when, for how long.
+    from axes.models import AccessLog
+
+    UserFactory(username="morgan")
+    assert sign_in(client, "morgan", PASSWORD).status_code == 302
+    client.post(reverse("logout"))
+    log = AccessLog.objects.get(username="morgan")
+    assert log.ip_address == "198.51.100.10"
+    assert log.attempt_time and log.logout_time and log.logout_time >= log.attempt_time
