@@ -58,7 +58,7 @@ from django.contrib.auth.admin import UserAdmin  # noqa: E402
 from django.db import transaction  # noqa: E402
 
 from core.audit import audit_record  # noqa: E402
-from core.roles import STAFF_ROLES, user_roles  # noqa: E402
+from core.roles import MEMBER_ROLES, STAFF_ROLES, user_roles  # noqa: E402
 
 User = get_user_model()
 admin.site.unregister(User)
@@ -73,16 +73,20 @@ class RoleUserAdmin(NoDeleteMixin, UserAdmin):
     actions stay attributable in the records for at least 4 years.
     R:D7 who changed whose access is in the audit trail."""
 
-    list_display = ["username", "first_name", "last_name", "email", "roles", "is_active",
-                    "last_login"]
+    list_display = ["username", "first_name", "last_name", "email", "roles", "is_member",
+                    "is_active", "last_login"]
     list_filter = ["groups", "is_active", "is_superuser"]
 
     @admin.display(description="roles")
     def roles(self, obj):
         return ", ".join(sorted(g.name for g in obj.groups.all()))
 
+    @admin.display(description="bona fide member", boolean=True)
+    def is_member(self, obj):
+        return any(m.is_active for m in obj.bona_fide_memberships.all())
+
     def get_queryset(self, request):
-        return super().get_queryset(request).prefetch_related("groups")
+        return super().get_queryset(request).prefetch_related("groups", "bona_fide_memberships")
 
     def get_readonly_fields(self, request, obj=None):
         fields = list(super().get_readonly_fields(request, obj))
@@ -104,3 +108,10 @@ class RoleUserAdmin(NoDeleteMixin, UserAdmin):
             if after != before:
                 audit_record(actor=request.user, action="core.user.roles", obj=user,
                              data={"before": sorted(before), "after": sorted(after)})
+        needs_member = sorted(after & set(MEMBER_ROLES))
+        if needs_member and not user.bona_fide_memberships.filter(is_active=True).exists():
+            # R:E3 R:L12 R:L13 these roles are held by bona fide members only.
+            self.message_user(request, (
+                f"{user.get_username()} holds the {' and '.join(needs_member)} role but has no "
+                "bona fide member record: add one under Licensing > Bona fide members before "
+                "they destroy cards, sign cheques or file reports."), messages.WARNING)

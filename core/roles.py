@@ -24,6 +24,11 @@ OUR_APPS = ["core", "licensing", "raffle"]
 # Roles that use the records (the Django admin): everyone but the seller.
 STAFF_ROLES = [DRAW_STAFF, TREASURER, AUDITOR, ADMINISTRATOR]
 
+# Roles whose holders must be bona fide members of the charity: draw staff
+# destroy and verify cards (R:E3) and run the lottery (R:L13); treasurers are
+# the trust account's signing officers (R:L12) and file the reports (R:L13).
+MEMBER_ROLES = [DRAW_STAFF, TREASURER]
+
 # What each role may do to records outside our apps: the administrator
 # manages users, resets a lost authenticator and unlocks a locked-out login;
 # the auditor may see who holds which role. Permission codenames by app.

@@ -274,6 +274,15 @@ def test_administrator_gives_a_role_and_records_access_follows_it_in_the_audit_t
     assert volunteer.is_staff and roles.user_roles(volunteer) == {roles.AUDITOR}
     entry = AuditEntry.objects.get(action="core.user.roles", object_id=str(volunteer.pk))
     assert entry.data == {"before": [], "after": [roles.AUDITOR]}
+    # R:E3 R:L12 R:L13 a treasurer without a bona fide member record is flagged.
+    treasurer_group = Group.objects.get(name=roles.TREASURER)
+    flagged = client.post(reverse("admin:auth_user_change", args=[volunteer.pk]), {
+        "username": "robin", "first_name": "Robin", "last_name": "", "email": "",
+        "is_active": "on", "groups": [treasurer_group.pk],
+        "date_joined_0": "2026-01-01", "date_joined_1": "10:00:00",
+    }, follow=True)
+    assert "has no bona fide member record" in flagged.text
+    assert "Robin" in client.get(reverse("admin:auth_user_changelist")).text
     delete = client.post(reverse("admin:auth_user_delete", args=[volunteer.pk]), {"post": "yes"})
     assert delete.status_code == 403 and type(volunteer).objects.filter(pk=volunteer.pk).exists()
 

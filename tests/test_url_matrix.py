@@ -47,8 +47,12 @@ def _walk(patterns, prefix="", namespace=None):
                        kwargs=tuple(p.pattern.regex.groupindex))
 
 
-def all_pages() -> list[Page]:
-    return list(_walk(get_resolver().url_patterns))
+def all_pages(urlconf=None) -> list[Page]:
+    return list(_walk(get_resolver(urlconf).url_patterns))
+
+
+def pages_without_a_row(pages, matrix) -> list[str]:
+    return sorted(p.key for p in pages if matrix_row(matrix, p.key) is None)
 
 
 MATRIX = page_matrix()
@@ -167,8 +171,13 @@ def two_factor_on(settings):
 # --- the matrix itself -------------------------------------------------------
 
 def test_every_url_has_a_matrix_row():
-    missing = sorted(p.key for p in PAGES if matrix_row(MATRIX, p.key) is None)
+    missing = pages_without_a_row(PAGES, MATRIX)
     assert not missing, f"pages without a row in docs/roles.md: {missing}"
+
+
+def test_a_new_page_without_a_row_is_caught():
+    pages = all_pages("tests.urls_with_new_page")
+    assert pages_without_a_row(pages, MATRIX) == ["sales_new"]
 
 
 def test_every_matrix_row_matches_a_url():
