@@ -135,6 +135,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# Password-reset e-mails: e.g. DJANGO_EMAIL_URL=smtp+tls://user:password@smtp.example.org:587
+# The demo prints them on the console.
+EMAIL_CONFIG = env.email_url("DJANGO_EMAIL_URL", default="consolemail://" if DEBUG else "smtp://localhost:25")
+vars().update(EMAIL_CONFIG)
+DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default="Catch the Ace <raffle@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
