@@ -137,8 +137,17 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # Password-reset e-mails: e.g. DJANGO_EMAIL_URL=smtp+tls://user:password@smtp.example.org:587
 # The demo prints them on the console.
-EMAIL_CONFIG = env.email_url("DJANGO_EMAIL_URL", default="consolemail://" if DEBUG else "smtp://localhost:25")
-vars().update(EMAIL_CONFIG)
+_email = env.email_url("DJANGO_EMAIL_URL", default="consolemail://" if DEBUG else "smtp://localhost:25")
+_smtp_options = {"host": _email.get("EMAIL_HOST"), "port": _email.get("EMAIL_PORT"),
+                 "username": _email.get("EMAIL_HOST_USER"), "password": _email.get("EMAIL_HOST_PASSWORD"),
+                 "use_tls": _email.get("EMAIL_USE_TLS", False), "use_ssl": _email.get("EMAIL_USE_SSL", False)}
+MAILERS = {
+    "default": {
+        "BACKEND": _email["EMAIL_BACKEND"],
+        "OPTIONS": ({k: v for k, v in _smtp_options.items() if v not in (None, "")}
+                    if _email["EMAIL_BACKEND"].endswith("smtp.EmailBackend") else {}),
+    },
+}
 DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default="Catch the Ace <raffle@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 

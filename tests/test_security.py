@@ -298,3 +298,12 @@ def test_each_sign_in_and_sign_out_is_logged_with_its_times(client, axes_on):
     log = AccessLog.objects.get(username="morgan")
     assert log.ip_address == "198.51.100.10"
     assert log.attempt_time and log.logout_time and log.logout_time >= log.attempt_time
+
+
+@pytest.mark.django_db
+def test_a_forgotten_password_is_reset_by_email(client, mailoutbox):
+    UserFactory(username="jordan", email="jordan@example.org")
+    response = client.post(reverse("password_reset"), {"email": "jordan@example.org"})
+    assert response.status_code == 302
+    assert len(mailoutbox) == 1 and mailoutbox[0].to == ["jordan@example.org"]
+    assert "/accounts/reset/" in mailoutbox[0].body
