@@ -74,7 +74,7 @@ class Client:
         status, text = self.request("GET", path)
         match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', text)
         if status != 200 or not match:
-            raise RuntimeError(f"GET {path} gave {status} without a form: is the session signed in?")
+            raise RuntimeError(f"GET {path} gave {status} without a form: is the session valid?")
         return match.group(1)
 
 
@@ -116,7 +116,8 @@ def licence_add_scenario(organisation_id: int) -> Scenario:
             "csrfmiddlewaretoken": token, "number": f"LOAD-{user:02d}-{i:05d}",
             "organisation": organisation_id, "authority_kind": "agco", "authority_name": "AGCO",
             "sales_channel": "paper_stub", "prize_board": "50000.00", "fee_rate_percent": "1.00",
-            "issued_on": today.isoformat(), "expires_on": (today + datetime.timedelta(days=300)).isoformat(),
+            "issued_on": today.isoformat(),
+            "expires_on": (today + datetime.timedelta(days=300)).isoformat(),
         }
 
     def check(expected):
@@ -150,7 +151,8 @@ def sales_scenario(event_id: int) -> Scenario:  # pragma: no cover - needs the s
 from django.db.models import Count
 from raffle.models import Ticket
 dupes = Ticket.objects.values("event_id", "serial").annotate(n=Count("id")).filter(n__gt=1).count()
-print(json.dumps({{"made": Ticket.objects.filter(event_id={event_id}).count(), "duplicates": dupes}}))
+made = Ticket.objects.filter(event_id={event_id}).count()
+print(json.dumps({{"made": made, "duplicates": dupes}}))
 """, expected)
 
     return Scenario("write: POST sale", prepare, request, ok_statuses=(302,), check=check)
@@ -309,7 +311,8 @@ def report(results: list[dict], users: int, requests: int, workers: str) -> str:
         f"{users} concurrent users x {requests} requests per scenario, gunicorn {workers} sync "
         f"workers, 127.0.0.1, PostgreSQL, DEBUG off; {os.cpu_count()} CPUs.",
         "",
-        "| scenario | requests | errors | req/s | p50 ms | p90 ms | p99 ms | max ms | vs baseline p50 | checks |",
+        "| scenario | requests | errors | req/s | p50 ms | p90 ms | p99 ms | max ms "
+        "| vs baseline p50 | checks |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
@@ -318,7 +321,8 @@ def report(results: list[dict], users: int, requests: int, workers: str) -> str:
             checks += f" (statuses: {', '.join(r['error_kinds'])})"
         lines.append(
             f"| {r['name']} | {r['requests']} | {r['errors']} | {r['rps']:.0f} | {r['p50']:.1f} | "
-            f"{r['p90']:.1f} | {r['p99']:.1f} | {r['max']:.1f} | x{r['p50'] / base['p50']:.1f} | {checks} |")
+            f"{r['p90']:.1f} | {r['p99']:.1f} | {r['max']:.1f} | "
+            f"x{r['p50'] / base['p50']:.1f} | {checks} |")
     return "\n".join(lines)
 
 
@@ -367,7 +371,8 @@ def main():
     if args.record:
         command = f"bench/loadtest.py --users {args.users} --requests {args.requests}"
         with open(ROOT / "docs" / "benchmarks.md", "a", encoding="utf-8") as doc:
-            doc.write(f"\n### Load test run {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC\n\n"
+            when = datetime.datetime.now(datetime.UTC)
+            doc.write(f"\n### Load test run {when:%Y-%m-%d %H:%M} UTC\n\n"
                       f"`.venv/bin/python {command}`\n\n{table}\n")
     failed = any(r["errors"] or r["problems"] for r in results)
     sys.exit(1 if failed else 0)

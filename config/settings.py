@@ -137,10 +137,17 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # Password-reset e-mails: e.g. DJANGO_EMAIL_URL=smtp+tls://user:password@smtp.example.org:587
 # The demo prints them on the console.
-_email = env.email_url("DJANGO_EMAIL_URL", default="consolemail://" if DEBUG else "smtp://localhost:25")
-_smtp_options = {"host": _email.get("EMAIL_HOST"), "port": _email.get("EMAIL_PORT"),
-                 "username": _email.get("EMAIL_HOST_USER"), "password": _email.get("EMAIL_HOST_PASSWORD"),
-                 "use_tls": _email.get("EMAIL_USE_TLS", False), "use_ssl": _email.get("EMAIL_USE_SSL", False)}
+_email = env.email_url(
+    "DJANGO_EMAIL_URL", default="consolemail://" if DEBUG else "smtp://localhost:25"
+)
+_smtp_options = {
+    "host": _email.get("EMAIL_HOST"),
+    "port": _email.get("EMAIL_PORT"),
+    "username": _email.get("EMAIL_HOST_USER"),
+    "password": _email.get("EMAIL_HOST_PASSWORD"),
+    "use_tls": _email.get("EMAIL_USE_TLS", False),
+    "use_ssl": _email.get("EMAIL_USE_SSL", False),
+}
 MAILERS = {
     "default": {
         "BACKEND": _email["EMAIL_BACKEND"],

@@ -147,7 +147,8 @@ def page_matrix(path: Path = MATRIX_DOC) -> dict[str, dict[str, str]]:
     rows = [line.strip() for line in body.splitlines() if line.strip().startswith("|")]
     header = [cell.strip().strip("`").lower() for cell in rows[0].strip("|").split("|")]
     if header[1:1 + len(MATRIX_COLUMNS)] != MATRIX_COLUMNS:
-        raise ValueError(f"matrix columns must be: page, {', '.join(MATRIX_COLUMNS)} (got {header})")
+        raise ValueError(
+            f"matrix columns must be: page, {', '.join(MATRIX_COLUMNS)} (got {header})")
     matrix: dict[str, dict[str, str]] = {}
     for line in rows[2:]:
         cells = [cell.strip() for cell in line.strip("|").split("|")]

@@ -67,8 +67,9 @@ class TwoFactorMiddleware:
         user = request.user
         if not user.is_authenticated or is_verified(user) or not needs_second_factor(user):
             return None
-        target = "two_factor_verify" if user_has_device(user, confirmed=True) else "two_factor_setup"
-        return redirect(f"{reverse(target)}?{urlencode({'next': request.get_full_path()})}")
+        enrolled = user_has_device(user, confirmed=True)
+        return _to(request, "two_factor_verify" if enrolled else "two_factor_setup",
+                   request.get_full_path())
 
 
 class TokenForm(forms.Form):
@@ -82,6 +83,10 @@ class TokenForm(forms.Form):
         if not token.isdigit():
             raise forms.ValidationError("Enter the digits shown in your authenticator app.")
         return token
+
+
+def _to(request, url_name: str, next_url: str):
+    return redirect(f"{reverse(url_name)}?{urlencode({'next': next_url})}")
 
 
 def _next_url(request) -> str:
@@ -126,7 +131,7 @@ def two_factor_setup(request):
     user = request.user
     if user_has_device(user, confirmed=True):
         if not is_verified(user):
-            return redirect(f"{reverse('two_factor_verify')}?{urlencode({'next': _next_url(request)})}")
+            return _to(request, "two_factor_verify", _next_url(request))
         return render(request, "registration/two_factor_setup.html", {"enrolled": True})
     device = two_factor_device_for_enrolment(user=user)
     form = TokenForm(request.POST or None)
@@ -151,7 +156,7 @@ def two_factor_setup(request):
 def two_factor_verify(request):
     """Enter the current code to finish signing in."""
     if not user_has_device(request.user, confirmed=True):
-        return redirect(f"{reverse('two_factor_setup')}?{urlencode({'next': _next_url(request)})}")
+        return _to(request, "two_factor_setup", _next_url(request))
     form = TokenForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         device = match_token(request.user, form.cleaned_data["token"])
