@@ -38,7 +38,7 @@ $(VENV)/.installed-test: pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install --quiet ".[test]"
 	@touch $@ $(VENV)/.installed-run
 
-.PHONY: install run test bench check clean
+.PHONY: install run test bench loadtest check clean
 install: $(VENV)/.installed-test
 
 run: $(VENV)/.installed-run
@@ -65,3 +65,7 @@ bench: $(VENV)/.installed-test
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles build *.egg-info
+
+# 8 concurrent users against gunicorn on 127.0.0.1 (bench/loadtest.py; needs PostgreSQL).
+loadtest: $(VENV)/.installed-test
+	$(PY) bench/loadtest.py $(LOADTEST_ARGS)

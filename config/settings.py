@@ -6,6 +6,7 @@ SECRET_KEY is required unless DJANGO_DEBUG=true. `make run` sets DEBUG and uses
 an embedded SQLite file; production sets DATABASE_URL to PostgreSQL.
 """
 
+import datetime
 from pathlib import Path
 
 import environ
@@ -37,6 +38,9 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "axes",
     "core",
     "licensing",
     "raffle",
@@ -50,9 +54,13 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "core.middleware.AuditActorMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    "core.twofactor.TwoFactorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -86,6 +94,39 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Login hardening. django-axes counts failed logins per username and address
+# and locks that pair out for a cool-off time; a treasurer can still sign in
+# from elsewhere, an attacker cannot keep guessing. Axes must come first.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("DJANGO_LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=env.int("DJANGO_LOGIN_COOLOFF_MINUTES", default=30))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+# R:D7 every sign-in and sign-out to the records is logged (who, from where,
+# when, for how long) in axes' access log, kept like the other records.
+AXES_DISABLE_ACCESS_LOG = False
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# Behind a reverse proxy the client address is in X-Forwarded-For; trust as
+# many proxies as are really in front of the app (docs/deploy.md).
+AXES_IPWARE_PROXY_COUNT = env.int("DJANGO_TRUSTED_PROXY_COUNT", default=0) or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if AXES_IPWARE_PROXY_COUNT else ["REMOTE_ADDR"]
+)
+
+# Two-factor authentication (TOTP, django-otp) for the roles that move money
+# or manage users. Anyone who has enrolled a device is asked for a code too.
+# The demo (DEBUG) lets its users in with a password alone.
+REQUIRE_2FA_ROLES = env.list(
+    "DJANGO_REQUIRE_2FA_ROLES", default=[] if DEBUG else ["treasurer", "administrator"]
+)
+OTP_TOTP_ISSUER = env("DJANGO_OTP_ISSUER", default="Catch the Ace")
+# The admin never shows an authenticator's secret key or QR code: whoever can see
+# it could produce that person's codes.
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {
@@ -95,6 +136,29 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Password-reset e-mails: e.g. DJANGO_EMAIL_URL=smtp+tls://user:password@smtp.example.org:587
+# The demo prints them on the console.
+_email = env.email_url(
+    "DJANGO_EMAIL_URL", default="consolemail://" if DEBUG else "smtp://localhost:25"
+)
+_smtp_options = {
+    "host": _email.get("EMAIL_HOST"),
+    "port": _email.get("EMAIL_PORT"),
+    "username": _email.get("EMAIL_HOST_USER"),
+    "password": _email.get("EMAIL_HOST_PASSWORD"),
+    "use_tls": _email.get("EMAIL_USE_TLS", False),
+    "use_ssl": _email.get("EMAIL_USE_SSL", False),
+}
+MAILERS = {
+    "default": {
+        "BACKEND": _email["EMAIL_BACKEND"],
+        "OPTIONS": ({k: v for k, v in _smtp_options.items() if v not in (None, "")}
+                    if _email["EMAIL_BACKEND"].endswith("smtp.EmailBackend") else {}),
+    },
+}
+DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default="Catch the Ace <raffle@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -111,8 +175,30 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "media/"
 MEDIA_ROOT = env.path("DJANGO_MEDIA_ROOT", default=BASE_DIR / "media")
 
+# Uploaded files (deposit slips, draw videos): the local disk (MEDIA_ROOT, one
+# app server or a shared volume) or S3-compatible storage through
+# django-storages (`pip install ".[s3]"`, DJANGO_MEDIA_STORAGE=s3), see docs/deploy.md.
+MEDIA_STORAGE = env("DJANGO_MEDIA_STORAGE", default="local")
+if MEDIA_STORAGE == "s3":
+    _default_storage = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": env("DJANGO_S3_BUCKET"),
+            "endpoint_url": env("DJANGO_S3_ENDPOINT_URL", default=None),
+            "region_name": env("DJANGO_S3_REGION", default=None),
+            "access_key": env("DJANGO_S3_ACCESS_KEY_ID", default=None),
+            "secret_key": env("DJANGO_S3_SECRET_ACCESS_KEY", default=None),
+            "default_acl": None,  # private: files are served through signed, expiring URLs
+            "querystring_auth": True,
+            "querystring_expire": 300,
+            "file_overwrite": False,
+        },
+    }
+else:
+    _default_storage = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": _default_storage,
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -136,7 +222,9 @@ if not DEBUG:
     SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
     SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=False)
+    # The header only allows a submission to the browsers' preload list; the
+    # submission itself (hstspreload.org) stays the domain owner's decision.
+    SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # CSP.NONCE (not the string "'nonce'", which browsers reject as an invalid

@@ -27,3 +27,10 @@ WHITENOISE_USE_FINDERS = True
 
 # Templates used only by tests (e.g. a minimal PDF page).
 TEMPLATES[0]["DIRS"] = [*TEMPLATES[0]["DIRS"], BASE_DIR / "tests" / "templates"]
+
+# Login hardening stays out of the way of tests that use `client.login()` or
+# sign in a treasurer with `force_login`; the tests of the hardening itself
+# switch it on (tests/test_security.py, tests/test_url_matrix.py), and
+# `tests.factories.login_verified` gives a session that passed two-factor.
+AXES_ENABLED = False
+REQUIRE_2FA_ROLES: list[str] = []

@@ -49,3 +49,69 @@ class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     @admin.display(description="hash")
     def short_hash(self, obj):
         return obj.hash[:12]
+
+
+# --- users: roles are groups; an administrator cannot make superusers ---------
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.contrib.auth.admin import UserAdmin  # noqa: E402
+from django.db import transaction  # noqa: E402
+
+from core.audit import audit_record  # noqa: E402
+from core.roles import MEMBER_ROLES, STAFF_ROLES, user_roles  # noqa: E402
+
+User = get_user_model()
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class RoleUserAdmin(NoDeleteMixin, UserAdmin):
+    """People get their rights from their role (group). Only a superuser may
+    grant superuser status or single permissions; access to the records
+    (`is_staff`) follows the role; every change of roles is in the audit trail.
+    Leavers are deactivated (`is_active`), never deleted: R:L14 their
+    actions stay attributable in the records for at least 4 years.
+    R:D7 who changed whose access is in the audit trail."""
+
+    list_display = ["username", "first_name", "last_name", "email", "roles", "is_member",
+                    "is_active", "last_login"]
+    list_filter = ["groups", "is_active", "is_superuser"]
+
+    @admin.display(description="roles")
+    def roles(self, obj):
+        return ", ".join(sorted(g.name for g in obj.groups.all()))
+
+    @admin.display(description="bona fide member", boolean=True)
+    def is_member(self, obj):
+        return any(m.is_active for m in obj.bona_fide_memberships.all())
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("groups", "bona_fide_memberships")
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = list(super().get_readonly_fields(request, obj))
+        if not request.user.is_superuser:
+            fields += ["is_superuser", "user_permissions", "is_staff"]
+        return fields
+
+    def save_related(self, request, form, formsets, change):
+        user = form.instance
+        before = user_roles(user) if change else set()
+        with transaction.atomic():
+            super().save_related(request, form, formsets, change)
+            after = user_roles(user)
+            if not request.user.is_superuser or not user.is_superuser:
+                staff = bool(after & set(STAFF_ROLES)) or user.is_superuser
+                if staff != user.is_staff:
+                    user.is_staff = staff
+                    user.save(update_fields=["is_staff"])
+            if after != before:
+                audit_record(actor=request.user, action="core.user.roles", obj=user,
+                             data={"before": sorted(before), "after": sorted(after)})
+        needs_member = sorted(after & set(MEMBER_ROLES))
+        if needs_member and not user.bona_fide_memberships.filter(is_active=True).exists():
+            # R:E3 R:L12 R:L13 these roles are held by bona fide members only.
+            self.message_user(request, (
+                f"{user.get_username()} holds the {' and '.join(needs_member)} role but has no "
+                "bona fide member record: add one under Licensing > Bona fide members before "
+                "they destroy cards, sign cheques or file reports."), messages.WARNING)

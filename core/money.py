@@ -61,10 +61,10 @@ def parse_amount(value, *, what: str = "The amount", allow_zero: bool = True) ->
         raise MoneyError(f"{what} cannot be negative.")
     if not allow_zero and amount == 0:
         raise MoneyError(f"{what} must be more than zero.")
+    if amount > MAX_AMOUNT:  # first: quantizing 1e9999 to the cent would overflow
+        raise MoneyError(f"{what} is larger than this system can record.")
     if amount != amount.quantize(CENT, rounding=ROUND_DOWN):
         raise MoneyError(f"{what} has fractions of a cent; give it to the cent.")
-    if amount > MAX_AMOUNT:
-        raise MoneyError(f"{what} is larger than this system can record.")
     return amount.quantize(CENT)
 
 

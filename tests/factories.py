@@ -163,12 +163,34 @@ def run_draw(draw, *, actor, sales="100.00", envelope=None, card=None, until=Dra
 
 
 def user_with_role(role: str, **kwargs):
-    """A signed-up user in one of the role groups of `core.roles`."""
+    """A user holding one role as the project gives it: the group, and the
+    admin ("records") for every role but the seller."""
     from django.contrib.auth.models import Group
 
+    from core.roles import STAFF_ROLES
+
+    kwargs.setdefault("is_staff", role in STAFF_ROLES)
     user = UserFactory(**kwargs)
     user.groups.add(Group.objects.get(name=role))
     return user
+
+
+def login_verified(client, user):
+    """Sign `user` in on the test `client` with a session that has passed
+    two-factor (as after entering a TOTP code); returns the device used.
+    Use it where `REQUIRE_2FA_ROLES` is on (tests/test_url_matrix.py)."""
+    from django_otp import DEVICE_ID_SESSION_KEY
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    client.force_login(user)
+    device = (TOTPDevice.objects.filter(user=user, confirmed=True).first()
+              or TOTPDevice.objects.create(user=user, name="Test authenticator", confirmed=True))
+    session = client.session
+    session[DEVICE_ID_SESSION_KEY] = device.persistent_id
+    session.save()
+    return device
+
+
 def event_with_closed_draws(sales, *, actor, licence=None, **event_kwargs):
     """An event whose first draws are closed with these ticket sales, one
     rollover each (no Ace of Spades); returns (event, closed draws)."""

@@ -1,0 +1,382 @@
+"""Load test: N concurrent staff users against a real gunicorn on 127.0.0.1.
+
+    .venv/bin/python bench/loadtest.py            # 8 users x 40 requests per scenario
+    .venv/bin/python bench/loadtest.py --users 8 --requests 100 --record
+
+One command does everything: a fresh PostgreSQL database (`bench_loadtest`),
+`migrate`, the demo data, `collectstatic`, one signed-in (and two-factor
+verified) session per virtual user, gunicorn with production settings
+(config/gunicorn.conf.py), then each scenario in turn as a bounded loop (every
+user sends exactly --requests requests), then gunicorn is stopped and the
+database dropped. It prints requests per second and latency percentiles per
+scenario, next to the baseline (`/healthz`, no database) measured on the same
+server in the same run; `--record` appends them to docs/benchmarks.md.
+
+A scenario is a function returning a `Scenario`: how one user prepares (e.g.
+fetch a form's CSRF token), what its i-th request is, and what to check
+afterwards in the database (no error, no duplicate). To load-test a new page,
+write one such function and add it to SCENARIOS. The staff sales page (#3)
+plugs in as `sales_scenario` below: GET the sale form once per seller for its
+CSRF token, POST a sale per request, and check afterwards that every ticket
+serial is unique and that the number of tickets equals the successful POSTs.
+"""
+
+import argparse
+import datetime
+import http.client
+import json
+import os
+import re
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+DB_NAME = "bench_loadtest"
+PG_URL = os.environ.get("BENCH_DATABASE_SERVER", "postgres://postgres@127.0.0.1:5432")
+
+
+# --- talking HTTP, as a browser would (cookies, CSRF) -------------------------------
+
+@dataclass
+class Client:
+    port: int
+    session: str
+    cookies: dict = field(default_factory=dict)
+
+    def request(self, method: str, path: str, form: dict | None = None):
+        body = urllib.parse.urlencode(form, doseq=True) if form is not None else None
+        cookies = {"sessionid": self.session, **self.cookies}
+        headers = {"Host": "127.0.0.1", "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())}
+        if body is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        try:
+            connection.request(method, path, body=body, headers=headers)
+            response = connection.getresponse()
+            text = response.read().decode("utf-8", "replace")
+            for header, value in response.getheaders():
+                if header.lower() == "set-cookie" and value.startswith("csrftoken="):
+                    self.cookies["csrftoken"] = value.split(";", 1)[0].split("=", 1)[1]
+            return response.status, text
+        finally:
+            connection.close()
+
+    def csrf_token(self, path: str) -> str:
+        status, text = self.request("GET", path)
+        match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', text)
+        if status != 200 or not match:
+            raise RuntimeError(f"GET {path} gave {status} without a form: is the session valid?")
+        return match.group(1)
+
+
+@dataclass
+class Scenario:
+    name: str
+    prepare: callable  # (client, user_index) -> state
+    request: callable  # (client, state, user_index, i) -> (method, path, form or None)
+    ok_statuses: tuple = (200,)
+    check: callable = None  # (django env) -> list of problems, after the run
+
+
+# --- scenarios ---------------------------------------------------------------------
+
+def baseline_scenario() -> Scenario:
+    """A view that touches nothing: what the server costs on its own."""
+    return Scenario("baseline: GET /healthz", prepare=lambda c, u: None,
+                    request=lambda c, s, u, i: ("GET", "/healthz", None))
+
+
+def event_page_scenario(event_id: int) -> Scenario:
+    """Every volunteer following the event: its page with draws and envelopes."""
+    return Scenario("read: GET event page", prepare=lambda c, u: None,
+                    request=lambda c, s, u, i: ("GET", f"/events/{event_id}/", None))
+
+
+def licence_add_scenario(organisation_id: int) -> Scenario:
+    """A write through a real form: administrators recording licences in the
+    records (admin, CSRF, two-factor session, the licence_create service and
+    its audit entry). Every number is unique; the check proves none was lost
+    or doubled."""
+    today = datetime.date.today()
+
+    def prepare(client, user):
+        return client.csrf_token("/admin/licensing/licence/add/")
+
+    def request(client, token, user, i):
+        return "POST", "/admin/licensing/licence/add/", {
+            "csrfmiddlewaretoken": token, "number": f"LOAD-{user:02d}-{i:05d}",
+            "organisation": organisation_id, "authority_kind": "agco", "authority_name": "AGCO",
+            "sales_channel": "paper_stub", "prize_board": "50000.00", "fee_rate_percent": "1.00",
+            "issued_on": today.isoformat(),
+            "expires_on": (today + datetime.timedelta(days=300)).isoformat(),
+        }
+
+    def check(expected):
+        return django_check("""
+from django.db.models import Count
+from licensing.models import Licence
+rows = Licence.objects.filter(number__startswith="LOAD-")
+dupes = rows.values("number").annotate(n=Count("id")).filter(n__gt=1).count()
+print(json.dumps({"made": rows.count(), "duplicates": dupes}))
+""", expected)
+
+    return Scenario("write: POST licence (admin form)", prepare, request, ok_statuses=(302,),
+                    check=check)
+
+
+def sales_scenario(event_id: int) -> Scenario:  # pragma: no cover - needs the sales page (#3)
+    """The staff sales page: eight sellers selling at once. Plug-in once #3
+    has landed: adjust the URL and fields to the sale form; the check is the
+    one the issue asks for (no error, no duplicate serial)."""
+
+    def prepare(client, user):
+        return client.csrf_token(f"/events/{event_id}/sell/")
+
+    def request(client, token, user, i):
+        return "POST", f"/events/{event_id}/sell/", {
+            "csrfmiddlewaretoken": token, "quantity": "1", "purchaser_name": f"Buyer {user}-{i}",
+            "purchaser_phone": "613-555-0142", "payment": "cash"}
+
+    def check(expected):
+        return django_check(f"""
+from django.db.models import Count
+from raffle.models import Ticket
+dupes = Ticket.objects.values("event_id", "serial").annotate(n=Count("id")).filter(n__gt=1).count()
+made = Ticket.objects.filter(event_id={event_id}).count()
+print(json.dumps({{"made": made, "duplicates": dupes}}))
+""", expected)
+
+    return Scenario("write: POST sale", prepare, request, ok_statuses=(302,), check=check)
+
+
+# --- the run -----------------------------------------------------------------------
+
+def server_env(port: int) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    env.update({
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_SECURE_SSL_REDIRECT": "false",
+        "DATABASE_URL": f"{PG_URL}/{DB_NAME}",
+        "DJANGO_LOG_LEVEL": "WARNING",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "GUNICORN_BIND": f"127.0.0.1:{port}",
+        "GUNICORN_ACCESS_LOG": "/dev/null",
+        "AXES_VERBOSE": "false",
+    })
+    return env
+
+
+ENV: dict = {}
+
+
+def manage(*args):
+    subprocess.run([PY, "manage.py", *args], cwd=ROOT, env=ENV, check=True,
+                   stdout=subprocess.DEVNULL)
+
+
+def django_run(code: str) -> str:
+    script = "import json, django; django.setup()\n" + code
+    result = subprocess.run([PY, "-c", script], cwd=ROOT, env=ENV, check=True, capture_output=True,
+                            text=True)
+    return result.stdout.strip().splitlines()[-1]
+
+
+def django_check(code: str, expected: int) -> list[str]:
+    found = json.loads(django_run(code))
+    problems = []
+    if found["duplicates"]:
+        problems.append(f"{found['duplicates']} duplicated")
+    if found["made"] != expected:
+        problems.append(f"{found['made']} rows made for {expected} successful requests")
+    return problems
+
+
+def recreate_database(drop_only=False):
+    import psycopg
+
+    with psycopg.connect(f"{PG_URL}/postgres", autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+        if not drop_only:
+            connection.execute(f'CREATE DATABASE "{DB_NAME}"')
+
+
+def make_sessions(users: int) -> tuple[list[str], dict]:
+    """One administrator per virtual user, with a confirmed authenticator and a
+    session that has passed two-factor (as after a real sign-in)."""
+    out = django_run(f"""
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.auth.models import Group
+from django.contrib.sessions.backends.db import SessionStore
+from django_otp import DEVICE_ID_SESSION_KEY
+from django_otp.plugins.otp_totp.models import TOTPDevice
+from licensing.models import Organisation
+from raffle.models import Event
+keys = []
+for n in range({users}):
+    user = get_user_model().objects.create_user(f"load{{n}}", password=None, is_staff=True)
+    user.groups.add(Group.objects.get(name="administrator"))
+    device = TOTPDevice.objects.create(user=user, name="load", confirmed=True)
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session[DEVICE_ID_SESSION_KEY] = device.persistent_id
+    session.create()
+    keys.append(session.session_key)
+print(json.dumps({{"sessions": keys, "event": Event.objects.order_by("pk").first().pk,
+                  "organisation": Organisation.objects.order_by("pk").first().pk}}))
+""")
+    data = json.loads(out)
+    return data["sessions"], data
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until_up(port: int, process):
+    for _ in range(200):
+        if process.poll() is not None:
+            raise RuntimeError("gunicorn exited at start")
+        try:
+            if Client(port, "").request("GET", "/healthz")[0] == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError("gunicorn did not answer /healthz")
+
+
+def run_scenario(scenario: Scenario, port: int, sessions: list[str], requests: int) -> dict:
+    clients = [Client(port, key) for key in sessions]
+    states = [scenario.prepare(client, n) for n, client in enumerate(clients)]
+    latencies: list[float] = []
+    errors: list[str] = []
+    ok = 0
+    lock = threading.Lock()
+    start_gate = threading.Barrier(len(clients))
+
+    def user(n):
+        nonlocal ok
+        client, state = clients[n], states[n]
+        start_gate.wait()
+        for i in range(requests):
+            method, path, form = scenario.request(client, state, n, i)
+            began = time.perf_counter()
+            try:
+                status, _ = client.request(method, path, form)
+            except OSError as error:
+                status = f"{type(error).__name__}"
+            took = time.perf_counter() - began
+            with lock:
+                latencies.append(took)
+                if status in scenario.ok_statuses:
+                    ok += 1
+                else:
+                    errors.append(str(status))
+
+    threads = [threading.Thread(target=user, args=(n,)) for n in range(len(clients))]
+    began = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - began
+    problems = scenario.check(ok) if scenario.check else []
+    q = statistics.quantiles(latencies, n=100, method="inclusive")
+    return {
+        "name": scenario.name, "requests": len(latencies), "errors": len(errors),
+        "error_kinds": sorted(set(errors)), "rps": len(latencies) / wall,
+        "p50": q[49] * 1000, "p90": q[89] * 1000, "p99": q[98] * 1000,
+        "max": max(latencies) * 1000, "problems": problems,
+    }
+
+
+def report(results: list[dict], users: int, requests: int, workers: str) -> str:
+    base = results[0]
+    lines = [
+        f"{users} concurrent users x {requests} requests per scenario, gunicorn {workers} sync "
+        f"workers, 127.0.0.1, PostgreSQL, DEBUG off; {os.cpu_count()} CPUs.",
+        "",
+        "| scenario | requests | errors | req/s | p50 ms | p90 ms | p99 ms | max ms "
+        "| vs baseline p50 | checks |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        checks = "; ".join(r["problems"]) or "ok"
+        if r["errors"]:
+            checks += f" (statuses: {', '.join(r['error_kinds'])})"
+        lines.append(
+            f"| {r['name']} | {r['requests']} | {r['errors']} | {r['rps']:.0f} | {r['p50']:.1f} | "
+            f"{r['p90']:.1f} | {r['p99']:.1f} | {r['max']:.1f} | "
+            f"x{r['p50'] / base['p50']:.1f} | {checks} |")
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--users", type=int, default=8)
+    parser.add_argument("--requests", type=int, default=40, help="per user and scenario")
+    parser.add_argument("--workers", default=os.environ.get("GUNICORN_WORKERS", ""))
+    parser.add_argument("--record", action="store_true", help="append to docs/benchmarks.md")
+    args = parser.parse_args()
+
+    port = free_port()
+    ENV.update(server_env(port))
+    if args.workers:
+        ENV["GUNICORN_WORKERS"] = args.workers
+    workers = ENV.get("GUNICORN_WORKERS") or str(os.cpu_count() * 2 + 1)
+    print("Preparing a fresh database with the demo data...", flush=True)
+    recreate_database()
+    server = None
+    try:
+        manage("migrate", "--noinput")
+        manage("load_demo")
+        manage("collectstatic", "--noinput")
+        sessions, ids = make_sessions(args.users)
+        server = subprocess.Popen([PY, "-m", "gunicorn", "-c", "config/gunicorn.conf.py",
+                                   "config.wsgi"], cwd=ROOT, env=ENV,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        wait_until_up(port, server)
+        warm = Client(port, sessions[0])  # every worker imports and connects once, unmeasured
+        for _ in range(4 * int(workers)):
+            warm.request("GET", "/healthz")
+            warm.request("GET", f"/events/{ids['event']}/")
+        scenarios = [baseline_scenario(), event_page_scenario(ids["event"]),
+                     licence_add_scenario(ids["organisation"])]
+        results = []
+        for scenario in scenarios:
+            print(f"  {scenario.name}...", flush=True)
+            results.append(run_scenario(scenario, port, sessions, args.requests))
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=30)
+        recreate_database(drop_only=True)
+    table = report(results, args.users, args.requests, workers)
+    print(table)
+    if args.record:
+        command = f"bench/loadtest.py --users {args.users} --requests {args.requests}"
+        with open(ROOT / "docs" / "benchmarks.md", "a", encoding="utf-8") as doc:
+            when = datetime.datetime.now(datetime.UTC)
+            doc.write(f"\n### Load test run {when:%Y-%m-%d %H:%M} UTC\n\n"
+                      f"`.venv/bin/python {command}`\n\n{table}\n")
+    failed = any(r["errors"] or r["problems"] for r in results)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,171 @@
+"""Two-factor authentication (TOTP through django-otp) for the roles that move
+money or manage users.
+
+`settings.REQUIRE_2FA_ROLES` names the roles (treasurer and administrator in
+production; none in the DEBUG demo). A user holding one of them, a superuser
+when administrators need it, and anyone who has enrolled an authenticator
+must enter a current code before any page that needs a sign-in. Pages anyone
+may see (home, sign in, sign out, password reset, these two pages) are exempt.
+"""
+
+from base64 import b32encode
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django_otp import login as otp_login
+from django_otp import match_token, user_has_device
+from django_otp.plugins.otp_totp.models import TOTPDevice
+
+from core.audit import audit_record
+from core.roles import ADMINISTRATOR, user_roles
+
+# Pages a signed-in user may open before entering a code.
+EXEMPT_URL_NAMES = {
+    "home", "healthz", "login", "logout", "password_reset", "password_reset_done",
+    "password_reset_confirm", "password_reset_complete", "two_factor_setup", "two_factor_verify",
+    "admin:login", "admin:logout", "admin:jsi18n",
+}
+
+
+def needs_second_factor(user) -> bool:
+    """True when this user must prove a code in this session."""
+    if not user.is_authenticated:
+        return False
+    if user_has_device(user, confirmed=True):
+        return True
+    required = set(settings.REQUIRE_2FA_ROLES)
+    if not required:
+        return False
+    if user.is_superuser and ADMINISTRATOR in required:
+        return True
+    return bool(user_roles(user) & required)
+
+
+def is_verified(user) -> bool:
+    return bool(getattr(user, "is_verified", None) and user.is_verified())
+
+
+class TwoFactorMiddleware:
+    """After django-otp's middleware: sends a user who needs a second factor
+    and has not given one in this session to enrol or to enter a code."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        match = request.resolver_match
+        if match is None or match.view_name in EXEMPT_URL_NAMES:
+            return None
+        user = request.user
+        if not user.is_authenticated or is_verified(user) or not needs_second_factor(user):
+            return None
+        enrolled = user_has_device(user, confirmed=True)
+        return _to(request, "two_factor_verify" if enrolled else "two_factor_setup",
+                   request.get_full_path())
+
+
+class TokenForm(forms.Form):
+    token = forms.CharField(
+        label="6-digit code from your authenticator app", min_length=6, max_length=8,
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}),
+    )
+
+    def clean_token(self):
+        token = self.cleaned_data["token"].replace(" ", "")
+        if not token.isdigit():
+            raise forms.ValidationError("Enter the digits shown in your authenticator app.")
+        return token
+
+
+def _to(request, url_name: str, next_url: str):
+    return redirect(f"{reverse(url_name)}?{urlencode({'next': next_url})}")
+
+
+def _next_url(request) -> str:
+    candidate = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(candidate, allowed_hosts={request.get_host()},
+                                       require_https=request.is_secure()):
+        return candidate
+    return reverse(settings.LOGIN_REDIRECT_URL)
+
+
+def _qr_svg(url: str) -> str:
+    import segno
+
+    return segno.make(url, error="m").svg_inline(scale=4, border=4, dark="#000", light="#fff",
+                                                title="QR code for your authenticator app")
+
+
+def two_factor_device_for_enrolment(*, user) -> TOTPDevice:
+    """The authenticator being set up: the unconfirmed one, or a new one."""
+    device = TOTPDevice.objects.filter(user=user, confirmed=False).order_by("pk").first()
+    return device or TOTPDevice.objects.create(user=user, name="Authenticator app", confirmed=False)
+
+
+def two_factor_confirm(*, actor, device: TOTPDevice, token: str) -> bool:
+    """Confirm `actor`'s new authenticator with a code it produced. False (and
+    nothing confirmed) when the code does not match; the device's throttle
+    still counts the failure, so it is not wrapped in the audit transaction."""
+    if device.user_id != actor.pk or device.confirmed or not device.verify_token(token):
+        return False
+    with transaction.atomic():
+        device = TOTPDevice.objects.select_for_update().get(pk=device.pk)
+        device.confirmed = True
+        device.save(update_fields=["confirmed"])
+        audit_record(actor=actor, action="core.two_factor.enrol", obj=actor,
+                     data={"device": device.persistent_id})
+    return True
+
+
+@login_required
+def two_factor_setup(request):
+    """Enrol an authenticator app: scan the code (or type the key), then prove it."""
+    user = request.user
+    if user_has_device(user, confirmed=True):
+        if not is_verified(user):
+            return _to(request, "two_factor_verify", _next_url(request))
+        return render(request, "registration/two_factor_setup.html", {"enrolled": True})
+    device = two_factor_device_for_enrolment(user=user)
+    form = TokenForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        if two_factor_confirm(actor=user, device=device, token=form.cleaned_data["token"]):
+            device.refresh_from_db()
+            otp_login(request, device)
+            return redirect(_next_url(request))
+        form.add_error("token", "That code did not match. Codes change every 30 seconds: "
+                                "check the time on your phone and enter the current one.")
+    secret = b32encode(device.bin_key).decode()
+    return render(request, "registration/two_factor_setup.html", {
+        "form": form,
+        "qr_svg": _qr_svg(device.config_url),
+        "secret": " ".join(secret[i:i + 4] for i in range(0, len(secret), 4)),
+        "next": _next_url(request),
+        "required": needs_second_factor(user),
+    })
+
+
+@login_required
+def two_factor_verify(request):
+    """Enter the current code to finish signing in."""
+    if not user_has_device(request.user, confirmed=True):
+        return _to(request, "two_factor_setup", _next_url(request))
+    form = TokenForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        device = match_token(request.user, form.cleaned_data["token"])
+        if device is not None:
+            otp_login(request, device)
+            return redirect(_next_url(request))
+        form.add_error("token", "That code did not match, or too many codes were tried: wait a "
+                                "moment and enter the current code. Lost your phone? Ask an "
+                                "administrator to reset your authenticator.")
+    return render(request, "registration/two_factor_verify.html", {
+        "form": form, "next": _next_url(request),
+    })

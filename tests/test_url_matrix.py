@@ -1,0 +1,327 @@
+"""Every URL of the project, as every role and as an anonymous visitor,
+against the matrix of docs/roles.md.
+
+URLs are collected from the URL resolver (admin included), never listed by
+hand: a page without a row in the matrix fails `test_every_url_has_a_matrix_row`.
+Adding a page is one row in docs/roles.md, plus one line in KWARG_FILLERS
+below if its URL takes an argument this file does not know yet.
+"""
+
+import re
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import pytest
+from django.contrib import admin
+from django.contrib.auth.tokens import default_token_generator
+from django.contrib.contenttypes.models import ContentType
+from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+from core import roles
+from core.roles import ANONYMOUS, MATRIX_COLUMNS, matrix_row, page_matrix
+from licensing.models import BonaFideMember
+from raffle.models import Draw, DrawState
+from tests.factories import event_with_draw, login_verified, members_for, run_draw, user_with_role
+
+
+@dataclass(frozen=True)
+class Page:
+    key: str  # the URL name ("admin:raffle_draw_change"), or the route of an unnamed pattern
+    route: str
+    pattern: URLPattern
+    kwargs: tuple[str, ...]
+
+
+def _walk(patterns, prefix="", namespace=None):
+    for p in patterns:
+        if isinstance(p, URLResolver):
+            ns = p.namespace
+            full_ns = f"{namespace}:{ns}" if namespace and ns else ns or namespace
+            yield from _walk(p.url_patterns, prefix + str(p.pattern), full_ns)
+        else:
+            route = prefix + str(p.pattern)
+            name = p.name and (f"{namespace}:{p.name}" if namespace else p.name)
+            yield Page(key=name or route, route=route, pattern=p,
+                       kwargs=tuple(p.pattern.regex.groupindex))
+
+
+def all_pages(urlconf=None) -> list[Page]:
+    return list(_walk(get_resolver(urlconf).url_patterns))
+
+
+def pages_without_a_row(pages, matrix) -> list[str]:
+    return sorted(p.key for p in pages if matrix_row(matrix, p.key) is None)
+
+
+MATRIX = page_matrix()
+PAGES = all_pages()
+
+
+def _admin_model(page: Page):
+    """The model behind an admin page, from its URL name or route."""
+    for model in admin.site._registry:
+        opts = model._meta
+        if page.key.startswith(f"admin:{opts.app_label}_{opts.model_name}_") or \
+                page.route.startswith(f"admin/{opts.app_label}/{opts.model_name}/"):
+            return model
+    return None
+
+
+# --- a demo-like world: every object an URL can point at ---------------------
+
+@pytest.fixture
+def world(db):
+    from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+
+    users = {role: user_with_role(role, username=role.replace(" ", "")) for role in roles.ALL_ROLES}
+    event = event_with_draw(actor=users[roles.ADMINISTRATOR], name="Harbour Lions Catch the Ace")
+    destroyer, verifier = members_for(event)
+    BonaFideMember.objects.filter(pk=destroyer.pk).update(user=users[roles.DRAW_STAFF])
+    run_draw(event.draws.get(number=1), actor=users[roles.DRAW_STAFF], sales="1250.00",
+             destroyer=destroyer, verifier=verifier)
+    draw = event.draws.exclude(state=DrawState.CLOSED).order_by("number").first()
+    # A treasurer's enrolled authenticator, and a failed sign-in on record.
+    login_device_user = users[roles.TREASURER]
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+    TOTPDevice.objects.create(user=login_device_user, name="Treasurer's phone", confirmed=True)
+    AccessAttempt.objects.create(username="seller", ip_address="192.0.2.7", failures_since_start=2,
+                                 user_agent="test", http_accept="*/*", path_info="/accounts/login/")
+    AccessLog.objects.create(username="seller", ip_address="192.0.2.7", user_agent="test",
+                             http_accept="*/*", path_info="/accounts/login/")
+    AccessFailureLog.objects.create(username="seller", ip_address="192.0.2.7", user_agent="test",
+                                    http_accept="*/*", path_info="/accounts/login/", locked_out=False)
+    return {"users": users, "event": event, "draw": draw, "members": (destroyer, verifier)}
+
+
+def _object_pk(page: Page, world) -> str:
+    if "content_type_id" in page.kwargs:  # view_on_site: the draw, with Draw's content type
+        return str(world["draw"].pk)
+    model = _admin_model(page)
+    assert model is not None, f"{page.key}: cannot tell which model's object to use"
+    obj = model._default_manager.order_by("pk").first()
+    assert obj is not None, f"{page.key}: the test world has no {model._meta.verbose_name}"
+    return str(obj.pk)
+
+
+# How to fill each URL argument from the world. A new kind of argument is one line here.
+KWARG_FILLERS = {
+    "object_id": _object_pk,
+    "pk": _object_pk,
+    "id": lambda page, world: str(world["users"][roles.SELLER].pk),
+    "draw_id": lambda page, world: world["draw"].pk,
+    "event_id": lambda page, world: world["event"].pk,
+    "app_label": lambda page, world: "raffle",
+    "content_type_id": lambda page, world: str(ContentType.objects.get_for_model(Draw).pk),
+    "uidb64": lambda page, world: urlsafe_base64_encode(force_bytes(world["users"][roles.SELLER].pk)),
+    "token": lambda page, world: default_token_generator.make_token(world["users"][roles.SELLER]),
+    "url": lambda page, world: "no-such-page/",
+}
+
+
+def url_for(page: Page, world) -> str:
+    missing = [k for k in page.kwargs if k not in KWARG_FILLERS]
+    assert not missing, f"{page.key}: add a filler for {missing} to KWARG_FILLERS"
+    kwargs = {k: KWARG_FILLERS[k](page, world) for k in page.kwargs}
+    path = "/" + page.route
+    if page.pattern.pattern.regex.pattern.startswith("^") and "(?P<" in page.route:
+        for name, value in kwargs.items():  # a regex route: fill its named groups
+            path = re.sub(rf"\(\?P<{name}>[^)]*\)", str(value), path, count=1)
+        path = path.replace("^", "").replace("$", "")
+        return path
+    for name, value in kwargs.items():
+        path = path.replace(f"<{name}>", str(value))
+        for converter in ("int", "path", "str", "slug"):
+            path = path.replace(f"<{converter}:{name}>", str(value))
+    assert "<" not in path, f"{page.key}: could not fill {path}"
+    resolve(path)  # the URL really reaches a view
+    return path
+
+
+LOGIN_PATHS = {reverse("login"), reverse("admin:login")}
+TWO_FACTOR_PATHS = {reverse("two_factor_setup"), reverse("two_factor_verify")}
+
+
+def outcome(response) -> str:
+    if response.status_code in (301, 302, 303, 307, 308):
+        target = urlsplit(response["Location"]).path
+        if target in LOGIN_PATHS:
+            return roles.LOGIN
+        if target in TWO_FACTOR_PATHS:
+            return "two-factor"
+        return roles.ALLOWED
+    if response.status_code < 300:
+        return roles.ALLOWED
+    return str(response.status_code)
+
+
+def sign_in(client, visitor, world):
+    client.logout()
+    if visitor == ANONYMOUS:
+        return
+    login_verified(client, world["users"][visitor])
+
+
+@pytest.fixture
+def two_factor_on(settings):
+    settings.REQUIRE_2FA_ROLES = [roles.TREASURER, roles.ADMINISTRATOR]
+
+
+# --- the matrix itself -------------------------------------------------------
+
+def test_every_url_has_a_matrix_row():
+    missing = pages_without_a_row(PAGES, MATRIX)
+    assert not missing, f"pages without a row in docs/roles.md: {missing}"
+
+
+def test_a_new_page_without_a_row_is_caught():
+    pages = all_pages("tests.urls_with_new_page")
+    assert pages_without_a_row(pages, MATRIX) == ["sales_new"]
+
+
+def test_every_matrix_row_matches_a_url():
+    keys = [p.key for p in PAGES]
+    stale = [row for row in MATRIX if not any(matrix_row({row: MATRIX[row]}, k) for k in keys)]
+    assert not stale, f"rows of docs/roles.md for pages that no longer exist: {stale}"
+
+
+def test_role_required_views_declare_what_the_matrix_says():
+    checked = 0
+    for page in PAGES:
+        allowed = getattr(page.pattern.callback, "allowed_roles", None)
+        if allowed is None:
+            continue
+        checked += 1
+        row = MATRIX[matrix_row(MATRIX, page.key)]
+        declared = {ANONYMOUS: roles.LOGIN} | {
+            role: roles.ALLOWED if role in allowed else roles.FORBIDDEN for role in roles.ALL_ROLES}
+        assert row == declared, f"{page.key}: the view allows {allowed}, docs/roles.md says {row}"
+    # `checked` may be 0 on a branch without staff pages; the behaviour test still covers them.
+
+
+@pytest.mark.django_db
+def test_every_url_as_every_role_gives_what_the_matrix_says(client, world, two_factor_on):
+    wrong = []
+    for visitor in MATRIX_COLUMNS:
+        sign_in(client, visitor, world)
+        for page in PAGES:
+            expected = MATRIX[matrix_row(MATRIX, page.key)][visitor]
+            got = outcome(client.get(url_for(page, world)))
+            if got != expected:
+                wrong.append(f"{page.key} as {visitor}: expected {expected}, got {got}")
+            if page.key in ("logout", "admin:logout"):
+                sign_in(client, visitor, world)
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", [roles.TREASURER, roles.ADMINISTRATOR])
+def test_treasurer_and_administrator_must_enter_a_code_before_any_signed_in_page(
+        client, world, two_factor_on, role):
+    client.force_login(world["users"][role])  # password only: no code yet
+    wrong = []
+    for page in PAGES:
+        expected = MATRIX[matrix_row(MATRIX, page.key)][role]
+        got = outcome(client.get(url_for(page, world)))
+        view_name = resolve(url_for(page, world)).view_name
+        if view_name in ("two_factor_setup", "two_factor_verify"):
+            if got not in (expected, "two-factor"):  # setup sends an enrolled user to verify
+                wrong.append(f"{page.key}: expected {expected} or the code page, got {got}")
+        elif view_name in _exempt():
+            if got != expected:
+                wrong.append(f"{page.key}: exempt page, expected {expected}, got {got}")
+        elif expected != roles.LOGIN and got != "two-factor":
+            wrong.append(f"{page.key}: expected the two-factor page, got {got}")
+        if page.key in ("logout", "admin:logout"):
+            client.force_login(world["users"][role])
+    assert not wrong, "\n".join(wrong)
+
+
+def _exempt():
+    from core.twofactor import EXEMPT_URL_NAMES
+    return EXEMPT_URL_NAMES
+
+
+# --- POSTs change nothing they may not change ------------------------------
+
+def snapshot(world, *, except_user=None) -> list:
+    """Every business row (our apps, users, groups and their memberships and
+    permissions, the admin log, other people's authenticators), as tuples.
+    `last_login` moves when a test signs in."""
+    from django.apps import apps
+    from django.contrib.admin.models import LogEntry
+    from django.contrib.auth.models import Group, User
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    models = [m for label in roles.OUR_APPS for m in apps.get_app_config(label).get_models()]
+    models += [Group, LogEntry, User.groups.through, User.user_permissions.through,
+               Group.permissions.through]
+    rows = [list(m._default_manager.order_by("pk").values_list()) for m in models]
+    rows.append(list(User.objects.order_by("pk").defer("last_login").values_list(
+        *[f.attname for f in User._meta.concrete_fields if f.name != "last_login"])))
+    devices = TOTPDevice.objects.order_by("pk")
+    if except_user is not None:  # enrolling one's own authenticator is not a business change
+        devices = devices.exclude(user=except_user)
+    rows.append(list(devices.values_list()))
+    return rows
+
+
+def hostile_posts(page: Page, world, *, each_action=True) -> list[dict]:
+    """What someone trying to change things would send to this page: every
+    admin action on every row, a delete confirmation, a full draw step, a
+    new licence or user."""
+    destroyer, verifier = world["members"]
+    base = {
+        "ticket_sales": "999.00", "serial": "T00001", "winner_name": "Mallory", "envelope_number": "7",
+        "card": "AS", "destroyed_by": destroyer.pk, "verified_by": verifier.pk, "post": "yes",
+        "name": "Changed by a POST", "number": "RAF-EVIL", "full_name": "Mallory",
+        "username": "mallory", "password1": "a-long-new-password-99", "password2": "a-long-new-password-99",
+        "is_superuser": "on", "is_staff": "on", "confirmed": "on", "token": "123456",
+        "new_password1": "a-long-new-password-99", "new_password2": "a-long-new-password-99",
+    }
+    model = _admin_model(page)
+    if model is None or not page.key.endswith("_changelist") or not each_action:
+        return [base]
+    model_admin = admin.site._registry[model]
+    ids = [str(pk) for pk in model._default_manager.values_list("pk", flat=True)]
+    names = {action.name for action in model_admin._get_base_actions()} | set(model_admin.actions or [])
+    names = {n if isinstance(n, str) else n.__name__ for n in names}
+    return [base | {"action": name, "index": "0", "_selected_action": ids} for name in sorted(names)]
+
+
+@pytest.mark.django_db
+def test_an_auditors_post_anywhere_changes_nothing(client, world, two_factor_on):
+    auditor = world["users"][roles.AUDITOR]
+    before = snapshot(world, except_user=auditor)
+    changed = []
+    for page in PAGES:
+        for data in hostile_posts(page, world):
+            sign_in(client, roles.AUDITOR, world)
+            client.post(url_for(page, world), data)
+            after = snapshot(world, except_user=auditor)
+            if after != before:
+                changed.append(f"{page.key} {data.get('action', '')}")
+                before = after
+    assert not changed, f"an auditor changed records through: {changed}"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("visitor", [ANONYMOUS, roles.SELLER, roles.DRAW_STAFF, roles.TREASURER])
+def test_a_post_to_a_page_the_visitor_may_not_open_changes_nothing(client, world, two_factor_on,
+                                                                   visitor):
+    sign_in(client, visitor, world)  # a first sign-in may enrol the test authenticator
+    before = snapshot(world)
+    changed = []
+    for page in PAGES:
+        if MATRIX[matrix_row(MATRIX, page.key)][visitor] not in (roles.FORBIDDEN, roles.LOGIN):
+            continue
+        # Without records access the admin turns a POST away before any action.
+        for data in hostile_posts(page, world, each_action=visitor in roles.STAFF_ROLES):
+            sign_in(client, visitor, world)
+            response = client.post(url_for(page, world), data)
+            after = snapshot(world)
+            if after != before:
+                changed.append(f"{page.key} {data.get('action', '')} -> {response.status_code}")
+                before = after
+    assert not changed, f"{visitor} changed records through: {changed}"
