@@ -23,3 +23,13 @@ from raffle.models.event import (  # noqa: F401
     PriceTier,
     money_field,
 )
+from raffle.models.ticket import (  # noqa: F401
+    DESTRUCTION_DELAY_DAYS,
+    DrawPool,
+    RollKind,
+    Sale,
+    SelectionMethod,
+    Ticket,
+    TicketRoll,
+    WinnerSelection,
+)
