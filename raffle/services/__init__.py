@@ -14,3 +14,13 @@ from raffle.services.draws import (  # noqa: F401
     draw_roll_over,
 )
 from raffle.services.events import event_setup  # noqa: F401
+from raffle.services.tickets import (  # noqa: F401
+    SaleLine,
+    roll_issue,
+    roll_return,
+    sale_print,
+    sale_void,
+    ticket_sell,
+    tickets_import,
+)
+from raffle.services.winner import draw_redraw_unclaimed, winner_claim  # noqa: F401
