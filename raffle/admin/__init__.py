@@ -1,3 +1,3 @@
 """Admin pages of the game, one module per entity."""
 
-from raffle.admin import draw, event  # noqa: F401
+from raffle.admin import draw, event, ticket  # noqa: F401

@@ -1,0 +1,111 @@
+"""The staff sales page: sell electronic in-person (or stub) tickets, print
+them as PDF (REPRINT after the first print), void a sale with a reason."""
+
+from django import forms
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from core import roles
+from core.errors import DomainError
+from core.pdf import pdf_response, render_pdf
+from licensing.models import SalesChannel
+from raffle import sales_selectors, services
+from raffle.models import Draw, Sale
+
+SALES_ROLES = (roles.SELLER, roles.DRAW_STAFF, roles.ADMINISTRATOR)
+HELPLINE = "ConnexOntario 1-866-531-2600"
+
+
+class SaleForm(forms.Form):
+    purchaser_name = forms.CharField(label="Purchaser's name", max_length=150)
+    purchaser_contact = forms.CharField(label="Phone or e-mail", max_length=200)
+    tier = forms.TypedChoiceField(label="Price", coerce=int)
+    units = forms.IntegerField(label="How many of this price", min_value=1, max_value=100, initial=1)
+    envelope_pick = forms.TypedChoiceField(label="Envelope picked (sealed envelopes only)", coerce=int)
+    device = forms.CharField(label="Point-of-sale device or seller", max_length=60)
+    serials = forms.CharField(label="Stub serials (paper stubs only, separated by spaces or commas)",
+                              required=False, max_length=2000)
+
+    def __init__(self, *args, draw: Draw, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["tier"].choices = [(t.quantity, str(t)) for t in draw.event.price_tiers.all()]
+        self.fields["envelope_pick"].choices = [("", "— choose —")] + [
+            (n, f"Envelope {n}") for n in sales_selectors.sealed_envelope_numbers(draw)]
+        if draw.event.licence.sales_channel != SalesChannel.PAPER_STUB:
+            del self.fields["serials"]
+
+
+class VoidForm(forms.Form):
+    reason = forms.CharField(label="Reason for the void", max_length=300)
+
+
+def _sales_draw(draw_id: int) -> Draw:
+    return get_object_or_404(Draw.objects.select_related("event__licence"), pk=draw_id)
+
+
+@roles.role_required(*SALES_ROLES)
+def sell(request, draw_id: int):
+    draw = _sales_draw(draw_id)
+    form = SaleForm(request.POST or None, draw=draw,
+                    initial={"device": request.session.get("sales_device", "")})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        serials = data.get("serials", "").replace(",", " ").split() or None
+        try:
+            sale = services.ticket_sell(
+                actor=request.user, draw=draw, tier_quantity=data["tier"], units=data["units"],
+                purchaser_name=data["purchaser_name"], purchaser_contact=data["purchaser_contact"],
+                envelope_pick=data["envelope_pick"], device=data["device"], serials=serials)
+        except DomainError as error:
+            form.add_error(None, str(error))
+        else:
+            request.session["sales_device"] = data["device"]
+            messages.success(request, f"Sold {sale.ticket_count} ticket(s) for ${sale.amount:,.2f}.")
+            return redirect("sale_detail", sale_id=sale.pk)
+    return render(request, "raffle/sales/sell.html", {
+        "draw": draw, "form": form, "summary": sales_selectors.draw_sales_summary(draw),
+        "recent": sales_selectors.recent_sales(draw)})
+
+
+@roles.role_required(*SALES_ROLES)
+def sale_detail(request, sale_id: int):
+    try:
+        sale, serials = sales_selectors.sale_with_tickets(sale_id)
+    except Sale.DoesNotExist:
+        raise Http404 from None
+    return render(request, "raffle/sales/detail.html", {
+        "sale": sale, "serials": serials, "void_form": VoidForm()})
+
+
+@require_POST
+@roles.role_required(*SALES_ROLES)
+def sale_ticket_pdf(request, sale_id: int):
+    sale = get_object_or_404(Sale, pk=sale_id)
+    try:
+        sale, reprint = services.sale_print(actor=request.user, sale=sale)
+    except DomainError as error:
+        messages.error(request, str(error))
+        return redirect("sale_detail", sale_id=sale_id)
+    sale, serials = sales_selectors.sale_with_tickets(sale.pk)
+    pdf = render_pdf("pdf/ticket.html", {"sale": sale, "serials": serials, "reprint": reprint,
+                                         "helpline": HELPLINE, "draw": sale.draw, "event": sale.draw.event})
+    return pdf_response(pdf, f"ticket-{sale.draw.number}-{sale.pk}{'-reprint' if reprint else ''}.pdf")
+
+
+@require_POST
+@roles.role_required(roles.DRAW_STAFF, roles.ADMINISTRATOR)
+def sale_void(request, sale_id: int):
+    sale = get_object_or_404(Sale, pk=sale_id)
+    form = VoidForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the reason for the void.")
+        return redirect("sale_detail", sale_id=sale_id)
+    try:
+        services.sale_void(actor=request.user, sale=sale, reason=form.cleaned_data["reason"])
+    except DomainError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Sale {sale.pk} is void; its tickets neither count nor win.")
+    return redirect("sale_detail", sale_id=sale_id)
