@@ -23,7 +23,7 @@ class CappedCountPaginator(Paginator):
 
     @cached_property
     def count(self):
-        return self.object_list[:COUNT_CAP].count()
+        return self.object_list.order_by()[:COUNT_CAP].count()
 
 
 class SerialSearchMixin:

@@ -131,7 +131,7 @@ class Ticket(models.Model):
     is_void = models.BooleanField(default=False)
 
     class Meta:
-        ordering = ["draw", "seq"]
+        ordering = ["draw_id", "seq"]  # the (draw, seq) index, not the draw model's ordering
         constraints = [
             # R:T3 no duplicate serial among all draws under a licence, in the database.
             # Serial first, so the index also serves the admin's search by serial.

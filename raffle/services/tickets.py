@@ -132,8 +132,11 @@ def _copy_tickets(rows: list[tuple[int, int, int, str, int]]) -> None:
          for lic, drw, sale, serial, seq in rows], batch_size=2000)
 
 
-def _record(*, actor, draw: Draw, channel: str, lines: list[SaleLine], needs_purchaser: bool) -> list[Sale]:
-    """Check every line, then write the sales and their tickets. The draw is locked."""
+def _record(*, actor, draw: Draw, channel: str, lines: list[SaleLine], needs_purchaser: bool,
+            serials_checked: bool = False) -> list[Sale]:
+    """Check every line, then write the sales and their tickets. The draw is
+    locked. `serials_checked`: the serials come from a roll whose range was
+    checked against every other roll of the licence when it was issued."""
     tiers = _tiers(draw)
     sealed = _sealed_envelopes(draw) if needs_purchaser else set()
     licence_id = draw.event.licence_id
@@ -159,7 +162,7 @@ def _record(*, actor, draw: Draw, channel: str, lines: list[SaleLine], needs_pur
             sold_at=line.sold_at or timezone.now(),
         ))
         serial_lists.append(line.serials)
-    given = [s for serials in serial_lists if serials for s in serials]
+    given = [] if serials_checked else [s for serials in serial_lists if serials for s in serials]
     if len(set(given)) != len(given):
         raise RaffleError("The same serial appears twice in this sale; each serial is sold once.", rule="T3")
     taken = _existing_serials(licence_id, given) if given else []
@@ -313,8 +316,10 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
     if counted != sold:
         raise RaffleError(f"{roll}: serials {roll.first_serial}–{first_unsold - 1} are {sold} sold tickets, but "
                           f"the sales counted add up to {counted}. Recount the stubs and the cash.", rule="L13")
+    # R:T3 the roll's range was checked against every roll of the licence at issue;
+    # the database constraint still guards every serial.
     sales = _record(actor=actor, draw=draw, channel=SalesChannel.PAPER_ROLL, lines=lines,
-                    needs_purchaser=False) if lines else []
+                    needs_purchaser=False, serials_checked=True) if lines else []
     roll.first_unsold = first_unsold
     roll.returned_at = timezone.now()
     roll.save(update_fields=["first_unsold", "returned_at"])
