@@ -27,3 +27,18 @@ def sealed_envelope_numbers(draw: Draw) -> list[int]:
 def sale_with_tickets(sale_id: int) -> tuple[Sale, list[str]]:
     sale = Sale.objects.select_related("draw__event__licence__organisation", "tier", "sold_by").get(pk=sale_id)
     return sale, list(sale.tickets.order_by("seq").values_list("serial", flat=True))
+
+
+TICKET_LOG_HEADER = ["seq", "serial", "sale", "channel", "tickets in sale", "sale amount", "roll", "purchaser",
+                     "envelope picked", "device or seller", "issued at", "void", "void reason"]
+
+
+def draw_ticket_log_rows(draw: Draw):
+    """R:T7 every ticket in play for a draw with its characteristics, in seq
+    order, streamed from the (draw, seq) index in chunks (a million rows fit)."""
+    from raffle.models import Ticket
+
+    return Ticket.objects.filter(draw=draw).order_by("seq").values_list(
+        "seq", "serial", "sale_id", "sale__channel", "sale__ticket_count", "sale__amount", "sale__roll_id",
+        "sale__purchaser_name", "sale__envelope_pick", "sale__device", "sale__sold_at", "is_void",
+        "sale__void_reason").iterator(chunk_size=5000)

@@ -278,3 +278,16 @@ def test_an_imported_draw_closes_on_its_recorded_total_without_tickets(draw, sta
     draw.save(update_fields=["is_imported"])
     draw = services.draw_close_sales(actor=staff_user, draw=draw, ticket_sales="430")
     assert draw.ticket_sales == Decimal("430.00") and not Ticket.objects.exists()
+
+
+def test_the_draw_ticket_log_lists_every_ticket_in_play_safely(e_draw, staff_user, client):  # R:T7
+    _e_sale(e_draw, staff_user, tier_quantity=3, purchaser_name="=HYPERLINK(1)")
+    voided = _e_sale(e_draw, staff_user)
+    services.sale_void(actor=staff_user, sale=voided, reason="duplicate")
+    client.force_login(UserFactory(is_superuser=True))
+    response = client.get(reverse("draw_ticket_log", args=[e_draw.pk]))
+    lines = b"".join(response.streaming_content).decode().splitlines()
+    assert lines[0].startswith("seq,serial,sale")
+    assert len(lines) == 1 + 4
+    assert lines[1].startswith("1,E001-0000001,") and "'=HYPERLINK(1)" in lines[1]
+    assert lines[4].endswith("True,duplicate")

@@ -16,6 +16,7 @@ from licensing.models import Licence, SalesChannel
 from raffle.models.draw import Draw
 from raffle.models.event import ENVELOPE_COUNT, PriceTier, money_field
 
+# R:T2 sellers are not paid commission: no model here has a commission field.
 # R:T6 non-winning and unsold tickets may be destroyed this many days after their draw.
 DESTRUCTION_DELAY_DAYS = 30
 

@@ -78,6 +78,7 @@ def _tiers(draw: Draw) -> dict[int, PriceTier]:
 
 
 def _tier(tiers: dict[int, PriceTier], quantity) -> PriceTier:
+    # R:T1 a sale is priced only by the event's advertised price tiers.
     quantity = _whole(quantity, "The number of tickets in the price tier")
     if quantity not in tiers:
         offers = ", ".join(str(t) for t in tiers.values())
