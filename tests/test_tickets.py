@@ -291,3 +291,21 @@ def test_the_draw_ticket_log_lists_every_ticket_in_play_safely(e_draw, staff_use
     assert len(lines) == 1 + 4
     assert lines[1].startswith("1,E001-0000001,") and "'=HYPERLINK(1)" in lines[1]
     assert lines[4].endswith("True,duplicate")
+
+
+@pytest.mark.parametrize("model", ["ticket", "sale", "ticketroll", "drawpool", "winnerselection"])
+def test_every_ticket_changelist_opens(client, model, staff_user):
+    run_draw(_event(SalesChannel.PAPER_ROLL, staff_user).draws.get(number=1), actor=staff_user, sales="20")
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    assert client.get(f"/admin/raffle/{model}/").status_code == 200
+
+
+def test_the_ticket_admin_finds_a_serial_exactly_in_a_fixed_number_of_queries(
+        roll_draw, staff_user, client, django_assert_max_num_queries):  # R:T3
+    sell_tickets(roll_draw, actor=staff_user, sales="100")
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    with django_assert_max_num_queries(6):
+        page = client.get("/admin/raffle/ticket/?q=00100007").content.decode()
+    assert "100007" in page and "100008" not in page
+    with django_assert_max_num_queries(6):
+        assert client.get("/admin/raffle/ticket/").status_code == 200
