@@ -42,3 +42,12 @@ def draw_ticket_log_rows(draw: Draw):
         "seq", "serial", "sale_id", "sale__channel", "sale__ticket_count", "sale__amount", "sale__roll_id",
         "sale__purchaser_name", "sale__envelope_pick", "sale__device", "sale__sold_at", "is_void",
         "sale__void_reason").iterator(chunk_size=5000)
+
+
+def draw_rolls(draw: Draw):
+    """The rolls and books issued for a draw, with what each sold (aggregates)."""
+    from raffle.models import TicketRoll
+
+    valid = Q(sales__voided_at__isnull=True)
+    return TicketRoll.objects.filter(draw=draw).order_by("first_serial").annotate(
+        sold_tickets=Sum("sales__ticket_count", filter=valid), sold_amount=Sum("sales__amount", filter=valid))

@@ -309,3 +309,17 @@ def test_the_ticket_admin_finds_a_serial_exactly_in_a_fixed_number_of_queries(
     assert "100007" in page and "100008" not in page
     with django_assert_max_num_queries(6):
         assert client.get("/admin/raffle/ticket/").status_code == 200
+
+
+def test_the_rolls_page_issues_and_returns_a_roll(roll_draw, client):  # R:T7 R:L13
+    client.force_login(UserFactory(is_superuser=True))
+    url = reverse("sales_sell", args=[roll_draw.pk])
+    assert '<label for="id_seller_name">' in client.get(url).content.decode()
+    client.post(url, {"action": "issue", "seller_name": "Jordan", "first_serial": 500, "last_serial": 599})
+    roll = TicketRoll.objects.get()
+    refused = client.post(url, {"action": "return", "roll": roll.pk, "first_unsold": 510, "tier_1": 2, "tier_3": 1})
+    assert "add up to 5" in refused.content.decode()
+    response = client.post(url, {"action": "return", "roll": roll.pk, "first_unsold": 510, "tier_1": 1, "tier_3": 3},
+                           follow=True)
+    assert "10 tickets sold for $35.00" in response.content.decode()
+    assert Ticket.objects.filter(draw=roll_draw).count() == 10

@@ -42,13 +42,72 @@ class VoidForm(forms.Form):
     reason = forms.CharField(label="Reason for the void", max_length=300)
 
 
+class IssueRollForm(forms.Form):
+    seller_name = forms.CharField(label="Seller the roll is issued to", max_length=150)
+    first_serial = forms.IntegerField(label="First serial on the roll", min_value=1)
+    last_serial = forms.IntegerField(label="Last serial on the roll", min_value=1)
+
+
+class ReturnRollForm(forms.Form):
+    """The unsold part handed back, and the sales counted per price tier."""
+
+    roll = forms.TypedChoiceField(label="Roll returned", coerce=int)
+    first_unsold = forms.IntegerField(label="First unsold serial (the last serial + 1 if all sold)", min_value=1)
+
+    def __init__(self, *args, draw: Draw, rolls, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["roll"].choices = [(r.pk, str(r)) for r in rolls if not r.is_returned]
+        for tier in draw.event.price_tiers.all():
+            self.fields[f"tier_{tier.quantity}"] = forms.IntegerField(
+                label=f"Sales at {tier}", min_value=0, initial=0, required=False)
+
+    def tier_counts(self) -> dict[int, int]:
+        return {int(name.removeprefix("tier_")): value or 0
+                for name, value in self.cleaned_data.items() if name.startswith("tier_")}
+
+
 def _sales_draw(draw_id: int) -> Draw:
     return get_object_or_404(Draw.objects.select_related("event__licence"), pk=draw_id)
+
+
+def _rolls_page(request, draw: Draw):
+    """R:T7 R:L13 paper rolls: issue rolls to named sellers, record their return."""
+    rolls = list(sales_selectors.draw_rolls(draw))
+    posted = request.POST if request.method == "POST" else None
+    action = posted.get("action") if posted else None
+    issue_form = IssueRollForm(posted if action == "issue" else None)
+    return_form = ReturnRollForm(posted if action == "return" else None, draw=draw, rolls=rolls)
+    form = {"issue": issue_form, "return": return_form}.get(action)
+    if form is not None:
+        if not roles.user_has_role(request.user, roles.DRAW_STAFF, roles.ADMINISTRATOR):
+            messages.error(request, "Only draw staff record rolls; ask a member in charge.")
+        elif form.is_valid():
+            data = form.cleaned_data
+            try:
+                if action == "issue":
+                    roll = services.roll_issue(actor=request.user, draw=draw, seller_name=data["seller_name"],
+                                               first_serial=data["first_serial"], last_serial=data["last_serial"])
+                    messages.success(request, f"Issued {roll}.")
+                else:
+                    roll = next(r for r in rolls if r.pk == data["roll"])
+                    sold = services.roll_return(actor=request.user, roll=roll, first_unsold=data["first_unsold"],
+                                                tier_counts=form.tier_counts())
+                    messages.success(request, f"{roll} returned: {sum(s.ticket_count for s in sold)} tickets sold "
+                                              f"for ${sum(s.amount for s in sold):,.2f}.")
+            except DomainError as error:
+                form.add_error(None, str(error))
+            else:
+                return redirect("sales_sell", draw_id=draw.pk)
+    return render(request, "raffle/sales/rolls.html", {
+        "draw": draw, "rolls": rolls, "issue_form": issue_form, "return_form": return_form,
+        "summary": sales_selectors.draw_sales_summary(draw)})
 
 
 @roles.role_required(*SALES_ROLES)
 def sell(request, draw_id: int):
     draw = _sales_draw(draw_id)
+    if draw.event.licence.sales_channel == SalesChannel.PAPER_ROLL:
+        return _rolls_page(request, draw)
     form = SaleForm(request.POST or None, draw=draw,
                     initial={"device": request.session.get("sales_device", "")})
     if request.method == "POST" and form.is_valid():
