@@ -230,3 +230,22 @@ def test_after_the_draw_the_pool_is_emptied_with_a_destruction_date_30_days_on(s
     second = services.draw_open_sales(actor=staff_user, draw=draw.event.draws.get(number=2))
     sell_tickets(second, actor=staff_user, sales="5")
     assert not Ticket.objects.filter(draw=second).filter(pk=winner.pk).exists()
+
+
+def test_the_admin_records_a_claim_and_a_redraw_after_the_claim_period(staff_user, client):  # R:T8
+    from tests.factories import UserFactory
+
+    event = _event(SalesChannel.PAPER_ROLL, staff_user, claim_period_days=0)
+    draw = run_draw(event.draws.get(number=1), actor=staff_user, sales="10")
+    first = draw.winner_selections.get()
+    other = Ticket.objects.filter(draw=draw).exclude(pk=first.ticket_id).first().serial
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    url = f"/admin/raffle/winnerselection/redraw/{draw.pk}/"
+    assert "Record the ticket drawn" in client.get(url).content.decode()
+    client.post(url, {"serial": other, "serial_again": other}, follow=True)
+    draw.refresh_from_db()
+    assert draw.winning_serial == other and draw.winner_selections.count() == 2
+    current = draw.winner_selections.get(superseded_at__isnull=True)
+    client.post("/admin/raffle/winnerselection/", {"action": "mark_claimed", "_selected_action": [current.pk]})
+    current.refresh_from_db()
+    assert current.claimed_at is not None
