@@ -16,6 +16,7 @@ from raffle import sales_selectors, services
 from raffle.models import Draw, Sale
 
 SALES_ROLES = (roles.SELLER, roles.DRAW_STAFF, roles.ADMINISTRATOR)
+VOID_ROLES = (roles.DRAW_STAFF, roles.ADMINISTRATOR)  # a void is a supervisor's decision
 HELPLINE = "ConnexOntario 1-866-531-2600"  # R:T10 printed on every ticket
 
 
@@ -136,7 +137,8 @@ def sale_detail(request, sale_id: int):
     except Sale.DoesNotExist:
         raise Http404 from None
     return render(request, "raffle/sales/detail.html", {
-        "sale": sale, "serials": serials, "void_form": VoidForm()})
+        "sale": sale, "serials": serials, "void_form": VoidForm(),
+        "can_void": roles.user_has_role(request.user, *VOID_ROLES)})
 
 
 @require_POST
@@ -155,7 +157,7 @@ def sale_ticket_pdf(request, sale_id: int):
 
 
 @require_POST
-@roles.role_required(roles.DRAW_STAFF, roles.ADMINISTRATOR)
+@roles.role_required(*VOID_ROLES)
 def sale_void(request, sale_id: int):
     sale = get_object_or_404(Sale, pk=sale_id)
     form = VoidForm(request.POST)
