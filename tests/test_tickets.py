@@ -5,7 +5,7 @@ import datetime
 from decimal import Decimal
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -323,3 +323,12 @@ def test_the_rolls_page_issues_and_returns_a_roll(roll_draw, client):  # R:T7 R:
                            follow=True)
     assert "10 tickets sold for $35.00" in response.content.decode()
     assert Ticket.objects.filter(draw=roll_draw).count() == 10
+
+
+def test_tickets_and_sales_are_never_deleted_in_the_database(e_draw, staff_user):  # R:T11 R:T5
+    sale = _e_sale(e_draw, staff_user)
+    with pytest.raises(Exception, match="never deleted"), transaction.atomic():
+        Ticket.objects.filter(sale=sale).delete()
+    with pytest.raises(Exception, match="never deleted"), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("DELETE FROM raffle_sale WHERE id = %s", [sale.pk])
+    assert Ticket.objects.filter(sale=sale).count() == 1 and Sale.objects.filter(pk=sale.pk).exists()

@@ -126,10 +126,7 @@ def test_the_winning_draw_is_uniform_over_the_valid_tickets():  # R:D5
 
     actor = UserFactory()
     event = _event(SalesChannel.ELECTRONIC, actor)
-    draw = run_draw(event.draws.get(number=1), actor=actor, sales="15", until=DrawState.SELLING)  # 3 x ...
-    Ticket.objects.filter(draw=draw).delete()
-    from raffle.models import Sale
-    Sale.objects.filter(draw=draw).delete()
+    draw = services.draw_open_sales(actor=actor, draw=event.draws.get(number=1))
     services.tickets_import(actor=actor, draw=draw, device="POS", lines=[
         services.SaleLine(tier_quantity=1, units=11, purchaser_name="U", purchaser_contact="u", envelope_pick=1)])
     Ticket.objects.filter(draw=draw, seq__in=[4, 11]).update(is_void=True)
