@@ -103,7 +103,7 @@ def sell_tickets(draw, *, actor, sales="100.00", envelope_pick=None):
     """Sell real tickets worth `sales` for a selling draw, on the licence's
     channel: a roll issued and returned (roll), a book and stub sales (stub),
     a device import (electronic/online). Returns the sales."""
-    from raffle.models import Ticket, TicketRoll
+    from raffle.models import TicketRoll
     from raffle.services import SaleLine
 
     event = draw.event

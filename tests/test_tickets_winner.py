@@ -11,10 +11,16 @@ from core.models import AuditEntry
 from licensing.models import SalesChannel
 from raffle import services
 from raffle.errors import RaffleError
-from raffle.models import DrawState, EnvelopeTakenProcedure, SelectionMethod, Ticket, WinnerSelection
+from raffle.forms import PaperWinningTicketForm, RngWinningTicketForm
+from raffle.models import (
+    DrawState,
+    EnvelopeTakenProcedure,
+    SelectionMethod,
+    Ticket,
+    WinnerSelection,
+)
 from raffle.services.pool import pick_rng
 from raffle.steps import perform_next_step, step_form
-from raffle.forms import PaperWinningTicketForm, RngWinningTicketForm
 from tests.factories import LicenceFactory, event_with_draw, run_draw, sell_tickets
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ The ticket list must stay fast with a million rows in a draw: it walks the
 (serial, licence) index, and never counts more rows than it can page through.
 """
 
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect

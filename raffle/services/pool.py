@@ -9,7 +9,7 @@ the event and the draw already locked.
 import datetime
 import secrets
 
-from django.db.models import Count, Max, Min, Q, Sum
+from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 
 from core.money import ZERO
@@ -23,7 +23,6 @@ from raffle.models import (
     EnvelopeTakenProcedure,
     Event,
     Sale,
-    SelectionMethod,
     Ticket,
     WinnerSelection,
 )

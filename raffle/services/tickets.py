@@ -8,8 +8,8 @@ serial's uniqueness across the licence is the database's job (T3); the
 services check first so the volunteer gets a clear message.
 """
 
-from dataclasses import dataclass, field
 import datetime
+from dataclasses import dataclass, field
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
@@ -121,12 +121,11 @@ def _copy_tickets(rows: list[tuple[int, int, int, str, int]]) -> None:
     """Insert (licence, draw, sale, serial, seq) rows: PostgreSQL COPY, or the
     ORM on SQLite (the demo)."""
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            with cursor.copy("COPY raffle_ticket (licence_id, draw_id, sale_id, serial, seq, is_void) "
-                             "FROM STDIN") as copy:
-                for start in range(0, len(rows), 100_000):
-                    copy.write("".join(f"{lic}\t{drw}\t{sale}\t{serial}\t{seq}\tf\n"
-                                       for lic, drw, sale, serial, seq in rows[start:start + 100_000]))
+        columns = "licence_id, draw_id, sale_id, serial, seq, is_void"
+        with connection.cursor() as cursor, cursor.copy(f"COPY raffle_ticket ({columns}) FROM STDIN") as copy:
+            for start in range(0, len(rows), 100_000):
+                copy.write("".join(f"{lic}\t{drw}\t{sale}\t{serial}\t{seq}\tf\n"
+                                   for lic, drw, sale, serial, seq in rows[start:start + 100_000]))
         return
     Ticket.objects.bulk_create(
         [Ticket(licence_id=lic, draw_id=drw, sale_id=sale, serial=serial, seq=seq)

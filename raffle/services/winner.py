@@ -11,7 +11,13 @@ from licensing.models import SalesChannel
 from raffle.errors import RaffleError
 from raffle.models import Draw, DrawState, SelectionMethod, WinnerSelection
 from raffle.services.draws import _lock
-from raffle.services.pool import current_selection, draws_by_rng, paper_ticket, pick_rng, record_selection
+from raffle.services.pool import (
+    current_selection,
+    draws_by_rng,
+    paper_ticket,
+    pick_rng,
+    record_selection,
+)
 
 
 def _selection(draw: Draw) -> WinnerSelection:
@@ -26,7 +32,7 @@ def _selection(draw: Draw) -> WinnerSelection:
 @transaction.atomic
 def winner_claim(*, actor, draw: Draw) -> WinnerSelection:
     """The holder of the winning ticket has come forward with it."""
-    event, draw = _lock(draw)
+    _event, draw = _lock(draw)
     selection = WinnerSelection.objects.select_for_update().get(pk=_selection(draw).pk)
     if selection.claimed_at:
         raise RaffleError(f"Ticket {selection.ticket.serial} was already claimed.")
