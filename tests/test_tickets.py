@@ -321,7 +321,7 @@ def test_the_rolls_page_issues_and_returns_a_roll(roll_draw, client):  # R:T7 R:
     assert "add up to 5" in refused.content.decode()
     response = client.post(url, {"action": "return", "roll": roll.pk, "first_unsold": 510, "tier_1": 1, "tier_3": 3},
                            follow=True)
-    assert "10 tickets sold for $35.00" in response.content.decode()
+    assert "10 tickets sold, $35.00 recorded" in response.content.decode()
     assert Ticket.objects.filter(draw=roll_draw).count() == 10
 
 
@@ -332,3 +332,27 @@ def test_tickets_and_sales_are_never_deleted_in_the_database(e_draw, staff_user)
     with pytest.raises(Exception, match="never deleted"), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("DELETE FROM raffle_sale WHERE id = %s", [sale.pk])
     assert Ticket.objects.filter(sale=sale).count() == 1 and Sale.objects.filter(pk=sale.pk).exists()
+
+
+def test_a_returned_book_must_account_for_every_stub_before_the_first_unsold(stub_draw, staff_user):  # R:L13
+    book = TicketRoll.objects.get(draw=stub_draw)
+    _e_sale(stub_draw, staff_user, tier_quantity=3, serials=["5001", "5002", "5003"])
+    with pytest.raises(RaffleError, match="1 stub.s. before 5005 were not recorded as sales: 5004"):
+        services.roll_return(actor=staff_user, roll=book, first_unsold=5005, tier_counts={})
+    with pytest.raises(RaffleError, match="one sale at a time"):
+        services.roll_return(actor=staff_user, roll=book, first_unsold=5004, tier_counts={3: 1})
+    services.roll_return(actor=staff_user, roll=book, first_unsold=5004, tier_counts={})
+    book.refresh_from_db()
+    assert book.first_unsold == 5004 and Sale.objects.filter(draw=stub_draw).count() == 1
+
+
+def test_stub_books_are_issued_from_the_books_page_and_stubs_sold_on_the_sales_page(stub_draw, client):  # R:T7
+    client.force_login(UserFactory(is_superuser=True))
+    books = reverse("sales_rolls", args=[stub_draw.pk])
+    client.post(books, {"action": "issue", "seller_name": "Kim", "first_serial": 7001, "last_serial": 7050})
+    assert TicketRoll.objects.get(first_serial=7001).kind == "book"
+    response = client.post(reverse("sales_sell", args=[stub_draw.pk]), {
+        "purchaser_name": "Lou", "purchaser_contact": "lou@example.org", "tier": 1, "units": 1,
+        "envelope_pick": 9, "device": "Kim", "serials": "7001"}, follow=True)
+    assert "Sold 1 ticket(s) for $5.00" in response.content.decode()
+    assert "Books of stubs" in client.get(books).content.decode()

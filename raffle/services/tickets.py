@@ -297,6 +297,9 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
         raise RaffleError(f"Serial {first_unsold} is outside {roll}; the first unsold serial is between "
                           f"{roll.first_serial} and {roll.last_serial + 1} (all sold).", rule="T7")
     sold = first_unsold - roll.first_serial
+    if roll.kind == RollKind.BOOK:
+        return _book_return(actor=actor, draw=draw, roll=roll, first_unsold=first_unsold, sold=sold,
+                            tier_counts=tier_counts)
     tiers = _tiers(draw)
     lines, next_serial = [], roll.first_serial
     counted = 0
@@ -328,6 +331,30 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
         "unsold": roll.last_serial - first_unsold + 1, "amount": sum(s.amount for s in sales),
         "tier_counts": {str(k): v for k, v in (tier_counts or {}).items()}})
     return sales
+
+
+def _book_return(*, actor, draw: Draw, roll: TicketRoll, first_unsold: int, sold: int,
+                 tier_counts: dict) -> list[Sale]:
+    """A book of stubs comes back: its stubs were sold one by one with the
+    purchaser's details (T9), so the return records no sale; it checks that
+    every stub before the first unsold one was recorded (T7, L13)."""
+    if any(int(units or 0) for units in (tier_counts or {}).values()):
+        raise RaffleError("Stubs are recorded one sale at a time with the purchaser's details; a returned "
+                          "book only says where the unsold stubs start.", rule="T9")
+    serials = [str(n) for n in range(roll.first_serial, first_unsold)]
+    recorded = set(Ticket.objects.filter(draw=draw, serial__in=serials).values_list("serial", flat=True))
+    missing = [s for s in serials if s not in recorded]
+    if missing:  # R:T7 R:L13 every stub sold is accounted for
+        shown = ", ".join(missing[:10]) + (" ..." if len(missing) > 10 else "")
+        raise RaffleError(f"{len(missing)} stub(s) before {first_unsold} were not recorded as sales: {shown}. "
+                          "Record them, or give the right first unsold serial.", rule="L13")
+    roll.first_unsold = first_unsold
+    roll.returned_at = timezone.now()
+    roll.save(update_fields=["first_unsold", "returned_at"])
+    audit_record(actor=actor, action="raffle.roll.return", obj=roll, data={
+        "draw": draw.number, "kind": roll.kind, "first_unsold": first_unsold, "sold": sold,
+        "unsold": roll.last_serial - first_unsold + 1})
+    return []
 
 
 @transaction.atomic

@@ -13,7 +13,7 @@ from core.errors import DomainError
 from core.pdf import pdf_response, render_pdf
 from licensing.models import SalesChannel
 from raffle import sales_selectors, services
-from raffle.models import Draw, Sale
+from raffle.models import Draw, RollKind, Sale
 
 SALES_ROLES = (roles.SELLER, roles.DRAW_STAFF, roles.ADMINISTRATOR)
 VOID_ROLES = (roles.DRAW_STAFF, roles.ADMINISTRATOR)  # a void is a supervisor's decision
@@ -55,10 +55,11 @@ class ReturnRollForm(forms.Form):
     roll = forms.TypedChoiceField(label="Roll returned", coerce=int)
     first_unsold = forms.IntegerField(label="First unsold serial (the last serial + 1 if all sold)", min_value=1)
 
-    def __init__(self, *args, draw: Draw, rolls, **kwargs):
+    def __init__(self, *args, draw: Draw, rolls, books: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["roll"].choices = [(r.pk, str(r)) for r in rolls if not r.is_returned]
-        for tier in draw.event.price_tiers.all():
+        # A book's stubs were recorded one sale at a time: its return counts no tiers.
+        for tier in [] if books else draw.event.price_tiers.all():
             self.fields[f"tier_{tier.quantity}"] = forms.IntegerField(
                 label=f"Sales at {tier}", min_value=0, initial=0, required=False)
 
@@ -73,11 +74,12 @@ def _sales_draw(draw_id: int) -> Draw:
 
 def _rolls_page(request, draw: Draw):
     """R:T7 R:L13 paper rolls: issue rolls to named sellers, record their return."""
+    books = draw.event.licence.sales_channel == SalesChannel.PAPER_STUB
     rolls = list(sales_selectors.draw_rolls(draw))
     posted = request.POST if request.method == "POST" else None
     action = posted.get("action") if posted else None
     issue_form = IssueRollForm(posted if action == "issue" else None)
-    return_form = ReturnRollForm(posted if action == "return" else None, draw=draw, rolls=rolls)
+    return_form = ReturnRollForm(posted if action == "return" else None, draw=draw, rolls=rolls, books=books)
     form = {"issue": issue_form, "return": return_form}.get(action)
     if form is not None:
         if not roles.user_has_role(request.user, roles.DRAW_STAFF, roles.ADMINISTRATOR):
@@ -87,21 +89,31 @@ def _rolls_page(request, draw: Draw):
             try:
                 if action == "issue":
                     roll = services.roll_issue(actor=request.user, draw=draw, seller_name=data["seller_name"],
-                                               first_serial=data["first_serial"], last_serial=data["last_serial"])
+                                               first_serial=data["first_serial"], last_serial=data["last_serial"],
+                                               kind=RollKind.BOOK if books else RollKind.ROLL)
                     messages.success(request, f"Issued {roll}.")
                 else:
                     roll = next(r for r in rolls if r.pk == data["roll"])
                     sold = services.roll_return(actor=request.user, roll=roll, first_unsold=data["first_unsold"],
                                                 tier_counts=form.tier_counts())
-                    messages.success(request, f"{roll} returned: {sum(s.ticket_count for s in sold)} tickets sold "
-                                              f"for ${sum(s.amount for s in sold):,.2f}.")
+                    roll.refresh_from_db()
+                    messages.success(request, f"{roll} returned: {roll.first_unsold - roll.first_serial} tickets "
+                                              f"sold, ${sum(s.amount for s in sold):,.2f} recorded with it.")
             except DomainError as error:
                 form.add_error(None, str(error))
             else:
-                return redirect("sales_sell", draw_id=draw.pk)
+                return redirect("sales_rolls", draw_id=draw.pk)
     return render(request, "raffle/sales/rolls.html", {
-        "draw": draw, "rolls": rolls, "issue_form": issue_form, "return_form": return_form,
+        "draw": draw, "rolls": rolls, "books": books, "issue_form": issue_form, "return_form": return_form,
         "summary": sales_selectors.draw_sales_summary(draw)})
+
+
+@roles.role_required(*SALES_ROLES)
+def rolls(request, draw_id: int):
+    draw = _sales_draw(draw_id)
+    if not draw.event.licence.is_paper:
+        raise Http404("This event sells electronically; it has no rolls or books.")
+    return _rolls_page(request, draw)
 
 
 @roles.role_required(*SALES_ROLES)
