@@ -7,19 +7,59 @@ from raffle.models import DrawState, EnvelopeTakenProcedure, MustGoPayout, MustG
 
 
 class CloseSalesForm(forms.Form):
+    """Sales close on the tickets' total; the counted cash is checked against it (T11)."""
+
     ticket_sales = forms.CharField(
-        label="Ticket sales for this draw ($)", max_length=20,
-        help_text="The reconciled total of all tickets sold for this draw, e.g. 1250.00",
+        label="Cash and payments counted for this draw ($)", max_length=20, required=False,
+        help_text="Optional: the reconciled count, e.g. 1250.00. It must equal the total of the valid "
+                  "tickets sold, which is what the draw records.",
     )
 
 
+class PaperCloseSalesForm(CloseSalesForm):
+    container_count = forms.IntegerField(
+        label="Tickets counted in the container", min_value=0, required=False,
+        help_text="Reconciled against the valid tickets sold (T7).",
+    )
+
+
+class ImportedCloseSalesForm(forms.Form):
+    ticket_sales = forms.CharField(label="Ticket sales for this draw ($)", max_length=20)
+
+
 class WinningTicketForm(forms.Form):
+    """An imported draw: the serial as recorded by the other system."""
+
     serial = forms.CharField(label="Winning ticket serial", max_length=40)
     winner_name = forms.CharField(label="Winner's name", max_length=150, required=False)
 
 
+class PaperWinningTicketForm(forms.Form):
+    """R:D2 the serial drawn from the container, typed twice."""
+
+    serial = forms.CharField(label="Serial of the ticket drawn from the container", max_length=40)
+    serial_again = forms.CharField(label="The same serial again, to confirm", max_length=40)
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("serial") and cleaned.get("serial_again") and \
+                cleaned["serial"].strip().upper() != cleaned["serial_again"].strip().upper():
+            raise forms.ValidationError("The two serials do not match; read the ticket again.")
+        return cleaned
+
+
+class RngWinningTicketForm(forms.Form):
+    """R:D5 a button: the system draws the winner with its cryptographic RNG."""
+
+    confirm = forms.BooleanField(
+        label="I confirm sales are closed and reconciled: draw the winning ticket now", required=True)
+
+
 class EnvelopeForm(forms.Form):
-    envelope_number = forms.CharField(label="Envelope number (1 to 52)", max_length=5)
+    envelope_number = forms.CharField(
+        label="Envelope number (1 to 52)", max_length=5, required=False,
+        help_text="Leave empty when the winning ticket carries the envelope its buyer picked (T9).",
+    )
 
 
 class RevealCardForm(forms.Form):

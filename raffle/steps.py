@@ -4,8 +4,19 @@ perform a step exactly the same way."""
 
 from licensing.models import BonaFideMember
 from raffle import services
-from raffle.forms import STEP_FORMS, ConfirmForm, DestructionForm, MustGoRedrawForm
+from raffle.forms import (
+    STEP_FORMS,
+    ConfirmForm,
+    DestructionForm,
+    ImportedCloseSalesForm,
+    MustGoRedrawForm,
+    PaperCloseSalesForm,
+    PaperWinningTicketForm,
+    RngWinningTicketForm,
+    WinningTicketForm,
+)
 from raffle.models import Draw, DrawState
+from raffle.services.pool import draws_by_rng
 
 
 def step_form_class(draw: Draw):
@@ -13,6 +24,14 @@ def step_form_class(draw: Draw):
         if draw.is_ace:
             return ConfirmForm
         return MustGoRedrawForm if draw.must_go else DestructionForm  # R:P7
+    if draw.state == DrawState.SELLING:
+        if draw.is_imported:
+            return ImportedCloseSalesForm
+        return STEP_FORMS[draw.state] if draws_by_rng(draw.event) else PaperCloseSalesForm
+    if draw.state == DrawState.ANNOUNCED:
+        if draw.is_imported:
+            return WinningTicketForm
+        return RngWinningTicketForm if draws_by_rng(draw.event) else PaperWinningTicketForm
     return STEP_FORMS.get(draw.state)
 
 
@@ -35,19 +54,22 @@ def perform_next_step(*, actor, draw: Draw, cleaned: dict) -> tuple[Draw, str]:
         draw = services.draw_open_sales(actor=actor, draw=draw)
         return draw, f"Ticket sales are open for draw {draw.number}."
     if state == DrawState.SELLING:
-        draw = services.draw_close_sales(actor=actor, draw=draw, ticket_sales=cleaned["ticket_sales"])
+        draw = services.draw_close_sales(actor=actor, draw=draw, ticket_sales=cleaned.get("ticket_sales") or None,
+                                         container_count=cleaned.get("container_count"))
         return draw, f"Sales closed at ${draw.ticket_sales:,.2f}."
     if state == DrawState.SALES_CLOSED:
         draw = services.draw_announce(actor=actor, draw=draw)
         return draw, "Announced."
     if state == DrawState.ANNOUNCED:
         draw = services.draw_record_winning_ticket(
-            actor=actor, draw=draw, serial=cleaned["serial"], winner_name=cleaned.get("winner_name", "")
+            actor=actor, draw=draw, serial=cleaned.get("serial", ""), serial_again=cleaned.get("serial_again"),
+            winner_name=cleaned.get("winner_name", ""),
         )
-        return draw, f"Winning ticket {draw.winning_serial} recorded."
+        holder = f" ({draw.winner_name})" if draw.winner_name else ""
+        return draw, f"Winning ticket {draw.winning_serial}{holder}."
     if state == DrawState.TICKET_DRAWN:
         draw = services.draw_choose_envelope(
-            actor=actor, draw=draw, envelope_number=cleaned["envelope_number"]
+            actor=actor, draw=draw, envelope_number=cleaned.get("envelope_number") or None
         )
         return draw, f"Envelope {draw.envelope.number} chosen."
     if state == DrawState.ENVELOPE_CHOSEN:

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from raffle.views import audit, board, dashboard, drawnight, events, rules
+from raffle.views import audit, board, dashboard, drawnight, events, rules, sales
 
 urlpatterns = [
     path("", events.home, name="home"),
@@ -18,4 +18,10 @@ urlpatterns = [
     path("events/<int:event_id>/exit-strategy/", rules.exit_strategy, name="exit_strategy"),
     path("events/<int:event_id>/rules.pdf", rules.rules_of_play_pdf, name="rules_of_play_pdf"),
     path("treasury/", include("raffle.urls_treasury")),
+    path("draws/<int:draw_id>/sales/", sales.sell, name="sales_sell"),
+    path("draws/<int:draw_id>/rolls/", sales.rolls, name="sales_rolls"),
+    path("draws/<int:draw_id>/tickets.csv", sales.draw_ticket_log, name="draw_ticket_log"),
+    path("sales/<int:sale_id>/", sales.sale_detail, name="sale_detail"),
+    path("sales/<int:sale_id>/ticket.pdf", sales.sale_ticket_pdf, name="sale_ticket_pdf"),
+    path("sales/<int:sale_id>/void/", sales.sale_void, name="sale_void"),
 ]

@@ -93,7 +93,7 @@ class LicenceFactory(factory.django.DjangoModelFactory):
     organisation = factory.SubFactory(OrganisationFactory)
     authority_kind = AuthorityKind.AGCO
     authority_name = "AGCO"
-    sales_channel = SalesChannel.PAPER_STUB
+    sales_channel = SalesChannel.PAPER_ROLL
     prize_board = Decimal("1000000.00")
     fee_rate_percent = Decimal("1.00")
     issued_on = factory.LazyFunction(lambda: timezone.localdate() - datetime.timedelta(days=10))
@@ -117,23 +117,88 @@ def members_for(event):
     )
 
 
+def _tier_units(event, amount: Decimal) -> list[tuple[int, int]]:
+    """(tier quantity, units) worth exactly `amount` with the event's price
+    tiers, dearest first; an odd remainder gets a test-only tier of its own."""
+    from raffle.models import PriceTier
+
+    lines = []
+    for tier in sorted(event.price_tiers.all(), key=lambda t: -t.price):
+        units = int(amount // tier.price)
+        if units:
+            lines.append((tier.quantity, units))
+            amount -= tier.price * units
+    if amount:
+        used = set(event.price_tiers.values_list("quantity", flat=True))
+        quantity = next(q for q in range(2, 1000) if q not in used)
+        PriceTier.objects.create(event=event, quantity=quantity, price=amount)
+        lines.append((quantity, 1))
+    return lines
+
+
+def sell_tickets(draw, *, actor, sales="100.00", envelope_pick=None):
+    """Sell real tickets worth `sales` for a selling draw, on the licence's
+    channel: a roll issued and returned (roll), a book and stub sales (stub),
+    a device import (electronic/online). Returns the sales."""
+    from raffle.models import TicketRoll
+    from raffle.services import SaleLine
+
+    event = draw.event
+    amount = Decimal(str(sales))
+    if not amount:
+        return []
+    lines = _tier_units(event, amount)
+    channel = event.licence.sales_channel
+    pick = envelope_pick or event.envelopes.filter(opened_at__isnull=True).first().number
+    purchaser = {"purchaser_name": "Pat Buyer", "purchaser_contact": "519-555-0100", "envelope_pick": pick}
+    count = sum(q * u for q, u in lines)
+    start = max(TicketRoll.objects.filter(licence=event.licence).order_by("-last_serial")
+                .values_list("last_serial", flat=True).first() or 100000, 100000) + 1
+    if channel == SalesChannel.PAPER_ROLL:
+        roll = services.roll_issue(actor=actor, draw=draw, seller_name="Sam Seller", first_serial=start,
+                                   last_serial=start + count + 9)
+        return services.roll_return(actor=actor, roll=roll, first_unsold=start + count, tier_counts=dict(lines))
+    if channel == SalesChannel.PAPER_STUB:
+        services.roll_issue(actor=actor, draw=draw, seller_name="Sam Seller", first_serial=start,
+                            last_serial=start + count + 9, kind="book")
+        sold, serial = [], start
+        for quantity, units in lines:
+            serials = [str(n) for n in range(serial, serial + quantity * units)]
+            serial += quantity * units
+            sold.append(services.ticket_sell(actor=actor, draw=draw, tier_quantity=quantity, units=units,
+                                             serials=serials, **purchaser))
+        return sold
+    return services.tickets_import(actor=actor, draw=draw, device="POS-1", lines=[
+        SaleLine(tier_quantity=q, units=u, **purchaser) for q, u in lines])
+
+
 def run_draw(draw, *, actor, sales="100.00", envelope=None, card=None, until=DrawState.CLOSED,
              destroyer=None, verifier=None):
     """Walk one draw through its steps up to `until` with the real services.
 
+    Sales are real tickets worth `sales` (see `sell_tickets`); the winning
+    ticket is the draw's first ticket typed twice (paper) or the RNG's pick.
     Without `envelope`/`card`, picks the lowest sealed envelope and the first
     card of the deck not yet seen that is not the Ace of Spades.
     """
     from raffle.cards import ACE_OF_SPADES, DECK
-    from raffle.models import Draw
+    from raffle.models import Draw, Ticket
 
     event = draw.event
+
+    def first_serial(d):
+        return Ticket.objects.filter(draw=d, is_void=False).order_by("seq").values_list("serial", flat=True).first()
+
+    def close(d):
+        sell_tickets(d, actor=actor, sales=sales, envelope_pick=envelope)
+        return services.draw_close_sales(actor=actor, draw=d)
+
     steps = [
         (DrawState.SELLING, lambda d: services.draw_open_sales(actor=actor, draw=d)),
-        (DrawState.SALES_CLOSED, lambda d: services.draw_close_sales(actor=actor, draw=d, ticket_sales=sales)),
+        (DrawState.SALES_CLOSED, close),
         (DrawState.ANNOUNCED, lambda d: services.draw_announce(actor=actor, draw=d)),
         (DrawState.TICKET_DRAWN, lambda d: services.draw_record_winning_ticket(
-            actor=actor, draw=d, serial=f"T{d.number:05d}")),
+            actor=actor, draw=d, serial=first_serial(d), serial_again=first_serial(d))),
         (DrawState.ENVELOPE_CHOSEN, lambda d: services.draw_choose_envelope(
             actor=actor, draw=d,
             envelope_number=envelope or event.envelopes.filter(opened_at__isnull=True).first().number)),

@@ -73,4 +73,4 @@ def test_an_amendment_cannot_be_approved_once_the_licence_has_expired():  # R:L8
     with pytest.raises(LicensingError, match="expired"):
         licence_amendment_approve(actor=None, amendment=amendment, approved_on=TODAY + 2 * DAY,
                                   today=TODAY + 31 * DAY)
-    assert Licence.objects.get(pk=licence.pk).sales_channel == SalesChannel.PAPER_STUB
+    assert Licence.objects.get(pk=licence.pk).sales_channel == licence.sales_channel

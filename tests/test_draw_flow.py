@@ -220,7 +220,8 @@ def test_every_step_writes_one_audit_entry(draw, staff_user):
     run_draw(draw, actor=staff_user)
     actions = list(AuditEntry.objects.filter(id__gt=start).values_list("action", flat=True))
     assert actions == [
-        "raffle.draw.open_sales", "raffle.draw.close_sales", "raffle.draw.announce",
+        "raffle.draw.open_sales", "raffle.roll.issue", "raffle.roll.return", "raffle.draw.close_sales",
+        "raffle.draw.announce",
         "raffle.draw.draw_ticket", "raffle.draw.choose_envelope", "raffle.draw.reveal_card",
         "raffle.card.destroy", "raffle.draw.roll_over",
     ]

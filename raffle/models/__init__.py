@@ -42,3 +42,13 @@ from raffle.models.payments import (  # noqa: F401
     UnclaimedPrize,
     add_months,
 )
+from raffle.models.ticket import (  # noqa: F401
+    DESTRUCTION_DELAY_DAYS,
+    DrawPool,
+    RollKind,
+    Sale,
+    SelectionMethod,
+    Ticket,
+    TicketRoll,
+    WinnerSelection,
+)

@@ -36,3 +36,13 @@ from raffle.services.treasury import (  # noqa: F401
     prize_mark_unclaimed,
     prize_payment_record,
 )
+from raffle.services.tickets import (  # noqa: F401
+    SaleLine,
+    roll_issue,
+    roll_return,
+    sale_print,
+    sale_void,
+    ticket_sell,
+    tickets_import,
+)
+from raffle.services.winner import draw_redraw_unclaimed, winner_claim  # noqa: F401

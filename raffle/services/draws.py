@@ -36,7 +36,18 @@ from raffle.models import (
     Envelope,
     Event,
     EventStatus,
+    SelectionMethod,
     deck_commitment_hash,
+)
+from raffle.services.pool import (
+    draws_by_rng,
+    normalise_serial,
+    paper_ticket,
+    pick_rng,
+    pool_empty,
+    pool_fix,
+    record_selection,
+    resolve_envelope,
 )
 
 # What staff call each step, for messages.
@@ -121,12 +132,40 @@ def draw_open_sales(*, actor, draw: Draw, today: datetime.date | None = None) ->
 
 
 @transaction.atomic
-def draw_close_sales(*, actor, draw: Draw, ticket_sales) -> Draw:
-    """Close sales and fix the draw's money for good (P1): sales, the 20/30/50
-    split by the event's rounding rule, and the jackpot before and after."""
+def draw_close_sales(*, actor, draw: Draw, ticket_sales=None, container_count=None) -> Draw:
+    """Close sales and fix the draw's money for good (P1): the sales total comes
+    from the draw's valid tickets (their tier prices; voids excluded), then the
+    20/30/50 split by the event's rounding rule and the jackpot before and after.
+
+    `ticket_sales`, when given, is the reconciled cash count: it must equal the
+    tickets' total (T11). `container_count` (paper) is the number of tickets
+    counted in the container: it must equal the valid tickets sold (T7, L13).
+    An imported draw (`is_imported`) has no tickets: its total is `ticket_sales`.
+    """
     event, draw = _lock(draw)
     _check_step(event, draw, DrawState.SALES_CLOSED)
-    split = split_sales(parse_amount(ticket_sales, what="The draw's ticket sales"), rounding=event.rounding)
+    counted = None
+    if ticket_sales is not None and str(ticket_sales).strip() != "":
+        counted = parse_amount(ticket_sales, what="The draw's ticket sales")
+    if draw.is_imported:
+        if counted is None:
+            raise RaffleError("An imported draw needs its ticket sales total.")
+        total = counted
+    else:
+        if container_count is not None and str(container_count).strip() != "":
+            try:
+                container_count = int(str(container_count).strip())
+            except ValueError:
+                raise RaffleError("The container count must be a whole number of tickets.") from None
+        else:
+            container_count = None
+        pool = pool_fix(draw=draw, container_count=container_count)
+        total = pool.sales_total
+        if counted is not None and counted != total:  # R:T11 sales are reconciled before the draw
+            raise RaffleError(f"The tickets sold for draw {draw.number} add up to ${total:,.2f}, but "
+                              f"${counted:,.2f} was counted. Find the difference before closing sales.",
+                              rule="T11")
+    split = split_sales(total, rounding=event.rounding)
     prize_board_check(event=event, extra_sales=split.sales)  # R:L3
     draw.ticket_sales = split.sales
     draw.draw_prize = split.draw_prize
@@ -142,10 +181,14 @@ def draw_close_sales(*, actor, draw: Draw, ticket_sales) -> Draw:
     event.save(update_fields=["jackpot"])
     money = ("ticket_sales", "draw_prize", "jackpot_contribution", "licensee_share", "rounding",
              "draw_prize_percent", "jackpot_percent", "licensee_percent", "jackpot_before", "jackpot_after")
+    pool_data = {} if draw.is_imported else {
+        "valid_tickets": draw.pool.valid_tickets, "void_tickets": draw.pool.void_tickets,
+        "first_serial": draw.pool.first_serial, "last_serial": draw.pool.last_serial,
+        "container_count": draw.pool.container_count}
     return _advance(
         actor=actor, draw=draw, to_state=DrawState.SALES_CLOSED, stamp="sales_closed_at",
         action="raffle.draw.close_sales", fields=money,
-        data={name: getattr(draw, name) for name in money},
+        data={**{name: getattr(draw, name) for name in money}, **pool_data},
     )
 
 
@@ -163,20 +206,37 @@ def draw_announce(*, actor, draw: Draw) -> Draw:
 
 
 @transaction.atomic
-def draw_record_winning_ticket(*, actor, draw: Draw, serial: str, winner_name: str = "") -> Draw:
-    """R:D2 one winning ticket is selected after sales close; its number is announced."""
+def draw_record_winning_ticket(*, actor, draw: Draw, serial: str = "", serial_again: str | None = None,
+                               winner_name: str = "") -> Draw:
+    """R:D2 one winning ticket is selected after sales close; its number is announced.
+
+    Paper: the serial drawn from the container, typed twice, must be a sold,
+    valid ticket of this draw. Electronic/online: the RNG draws it (D5); the
+    serial arguments are ignored. An imported draw records the serial as given.
+    """
     event, draw = _lock(draw)
     _check_step(event, draw, DrawState.TICKET_DRAWN)
-    serial = (serial or "").strip()
-    if not serial:
-        raise RaffleError("Type the winning ticket's serial number.")
-    if len(serial) > 40:
-        raise RaffleError("That serial number is too long; check it against the ticket.")
+    data = {}
+    if draw.is_imported:
+        serial = normalise_serial(serial)
+        winner_name = (winner_name or "").strip()[:150]
+    else:
+        if draws_by_rng(event):
+            ticket, picks = pick_rng(draw=draw)
+            method = SelectionMethod.RNG
+        else:
+            ticket, picks = paper_ticket(draw=draw, serial=serial, serial_again=serial_again), []
+            method = SelectionMethod.CONTAINER
+        selection = record_selection(actor=actor, draw=draw, ticket=ticket, method=method, picks=picks)
+        serial = ticket.serial
+        winner_name = ticket.sale.purchaser_name or (winner_name or "").strip()[:150]
+        data = {"method": method, "seq": ticket.seq, "pool_size": selection.pool_size,
+                "pool_max_seq": selection.pool_max_seq, "rng_picks": picks, "attempt": selection.attempt}
     draw.winning_serial = serial
-    draw.winner_name = (winner_name or "").strip()[:150]
+    draw.winner_name = winner_name
     return _advance(actor=actor, draw=draw, to_state=DrawState.TICKET_DRAWN, stamp="ticket_drawn_at",
                     action="raffle.draw.draw_ticket", fields=("winning_serial", "winner_name"),
-                    data={"serial": serial, "winner_name": draw.winner_name})
+                    data={"serial": serial, "winner_name": draw.winner_name, **data})
 
 
 def _parse_envelope_number(value) -> int:
@@ -190,10 +250,21 @@ def _parse_envelope_number(value) -> int:
 
 
 @transaction.atomic
-def draw_choose_envelope(*, actor, draw: Draw, envelope_number) -> Draw:
+def draw_choose_envelope(*, actor, draw: Draw, envelope_number=None) -> Draw:
+    """The winner's envelope (T9): the one picked on the winning ticket, or,
+    when that one is open, the event's stated procedure; for roll tickets the
+    one the winner chooses (`envelope_number`)."""
     event, draw = _lock(draw)
     _check_step(event, draw, DrawState.ENVELOPE_CHOSEN)
-    number = _parse_envelope_number(envelope_number)
+    requested = None
+    if envelope_number is not None:
+        requested = _parse_envelope_number(envelope_number)
+        taken = Envelope.objects.filter(event=event, number=requested, opened_at__isnull=False).first()
+        if taken:
+            raise RaffleError(
+                f"Envelope {requested} was already opened ({card_name(taken.card)}); "
+                "choose an envelope that is still sealed.", rule="E1")
+    number, how = resolve_envelope(event=event, draw=draw, requested=requested)
     envelope = Envelope.objects.select_for_update().get(event=event, number=number)
     if envelope.is_open:
         raise RaffleError(
@@ -202,7 +273,7 @@ def draw_choose_envelope(*, actor, draw: Draw, envelope_number) -> Draw:
     draw.envelope = envelope
     return _advance(actor=actor, draw=draw, to_state=DrawState.ENVELOPE_CHOSEN,
                     stamp="envelope_chosen_at", action="raffle.draw.choose_envelope",
-                    fields=("envelope",), data={"envelope": number})
+                    fields=("envelope",), data={"envelope": number, "how": how})
 
 
 @transaction.atomic
@@ -358,6 +429,7 @@ def draw_roll_over(*, actor, draw: Draw, destroyed_by, verified_by, destroyer_pa
     _advance(actor=actor, draw=draw, to_state=DrawState.CLOSED, stamp="closed_at",
              action="raffle.draw.roll_over", fields=("outcome",),
              data={"jackpot_carried": event.jackpot})
+    pool_empty(draw=draw)
     _schedule_next_draw(event=event, after=draw)
     return draw
 
@@ -387,6 +459,7 @@ def draw_award_jackpot(*, actor, draw: Draw) -> Draw:
              action="raffle.draw.award_jackpot", fields=("jackpot_awarded", "outcome"),
              data={"draw_prize": draw.draw_prize, "jackpot_awarded": draw.jackpot_awarded,
                    "winning_serial": draw.winning_serial})
+    pool_empty(draw=draw)
     # R:P4 the event and the licence end; nothing more is sold or drawn.
     event.jackpot = 0
     event.status = EventStatus.CONCLUDED

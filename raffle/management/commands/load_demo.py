@@ -6,7 +6,6 @@ jackpot and destruction log are exactly what a live raffle would hold.
 
 import datetime
 import random
-from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
@@ -19,7 +18,7 @@ from licensing.models import AuthorityKind, BonaFideMember, CharitablePurpose, L
 from licensing.services import eligibility_record, licence_create, organisation_get_or_create
 from raffle import services
 from raffle.cards import ACE_OF_SPADES, DECK
-from raffle.models import Draw
+from raffle.models import Draw, Ticket
 
 DEMO_LICENCE = "M-2026-0142"
 DEMO_PASSWORD = "catch-the-ace-demo"
@@ -109,26 +108,51 @@ class Command(BaseCommand):
         rng.shuffle(non_ace_cards)
         envelopes = list(range(1, 53))
         rng.shuffle(envelopes)
-        sales = Decimal("795.00")
+        seller = users["seller"]
+        serial = 100001
+        tickets_sold = 159  # 795.00 in the demo's tiers, growing week by week
         for number in range(1, CLOSED_DRAWS + 1):
             draw = Draw.objects.get(event=event, number=number)
             services.draw_open_sales(actor=staff, draw=draw)
-            services.draw_close_sales(actor=staff, draw=draw, ticket_sales=sales)
+            serial = self._sell_rolls(staff, seller, draw, serial, tickets_sold, rng)
+            services.draw_close_sales(actor=staff, draw=draw)
             services.draw_announce(actor=staff, draw=draw)
+            # R:D3 a ticket is drawn from the container: here, a random sold one, typed twice.
+            winner = rng.choice(list(Ticket.objects.filter(draw=draw).values_list("serial", flat=True)))
             services.draw_record_winning_ticket(
-                actor=staff, draw=draw, serial=f"{100000 + number * 5000 + rng.randrange(4000)}",
+                actor=staff, draw=draw, serial=winner, serial_again=winner,
                 winner_name=rng.choice(["A. MacLeod", "R. Singh", "D. Bouchard", "K. Wright",
                                         "M. Nguyen", "J. Campbell", "S. Martin", "T. Lavoie"]),
             )
+            services.winner_claim(actor=staff, draw=draw)
             services.draw_choose_envelope(actor=staff, draw=draw, envelope_number=envelopes[number - 1])
             services.draw_reveal_card(actor=staff, draw=draw, card=non_ace_cards[number - 1])
             services.draw_roll_over(actor=staff, draw=draw, destroyed_by=destroyer, verified_by=verifier,
                                     destroyer_password=DEMO_PASSWORD, verifier_password=DEMO_PASSWORD)
-            growth = Decimal(rng.randrange(108, 125)) / 100
-            sales = (sales * growth).quantize(Decimal("5"))  # tickets sell in $5 steps
+            tickets_sold = tickets_sold * rng.randrange(108, 125) // 100
         current = Draw.objects.get(event=event, number=CLOSED_DRAWS + 1)
         services.draw_open_sales(actor=staff, draw=current)
+        # Tonight's rolls are out with the seller; one has come back already.
+        serial = self._sell_rolls(staff, seller, current, serial, 60, rng)
+        services.roll_issue(actor=staff, draw=current, seller_name=seller.get_full_name(), seller=seller,
+                            first_serial=serial, last_serial=serial + 499)
         self._treasury(event, users, first_draw_day)
+
+    def _sell_rolls(self, staff, seller, draw, serial, tickets, rng) -> int:
+        """Issue rolls of 500 to the demo seller and return them with `tickets`
+        sold in the demo's tiers (1 for $5, 3 for $10, 10 for $20). Returns the
+        next unused serial."""
+        while tickets > 0:
+            batch = min(tickets, rng.randrange(250, 480))
+            tens, rest = divmod(batch, 10)
+            threes, ones = divmod(rest, 3)
+            roll = services.roll_issue(actor=staff, draw=draw, seller_name=seller.get_full_name(),
+                                       seller=seller, first_serial=serial, last_serial=serial + 499)
+            services.roll_return(actor=staff, roll=roll, first_unsold=serial + batch,
+                                 tier_counts={10: tens, 3: threes, 1: ones})
+            serial += 500
+            tickets -= batch
+        return serial
 
     def _treasury(self, event, users, first_draw_day):
         """The trust account, a deposit per draw (the last one still to make, so

@@ -5,7 +5,7 @@ bench_issue5) built by the test runner's machinery, then dropped. Prints, per
 trail size, the time to read every entry (the baseline: what any check must
 at least pay) and the time to recompute the hash chain, plus one deck check.
 
-    TEST_DATABASE_NAME=bench_issue5 .venv/bin/python bench/integrity.py
+    TEST_DATABASE_NAME=bench_issue5 .venv/bin/python bench/bench_integrity.py
 """
 
 import os

@@ -1,0 +1,162 @@
+"""Tickets, rolls, sales, pools and winner selections: read-only records.
+
+The ticket list must stay fast with a million rows in a draw: it walks the
+(draw, seq) index, searches by serial with an exact match on the
+(serial, licence) index, and never counts more rows than it can page through.
+"""
+
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.functional import cached_property
+from django.utils.html import format_html
+
+from core.admin import ReadOnlyAdminMixin, run_service
+from core.errors import DomainError
+from raffle import services
+from raffle.forms import PaperWinningTicketForm
+from raffle.models import Draw, DrawPool, Sale, Ticket, TicketRoll, WinnerSelection
+from raffle.services.pool import draws_by_rng, normalise_serial
+
+# The changelist counts at most this many rows; beyond it, the pages stop.
+COUNT_CAP = 10_000
+
+
+class CappedCountPaginator(Paginator):
+    """Counts with `LIMIT`: a million-row list costs one cheap capped count."""
+
+    @cached_property
+    def count(self):
+        return self.object_list.order_by()[:COUNT_CAP].count()
+
+
+class SerialSearchMixin:
+    """Search by serial: an exact match on an indexed column, no LIKE scan."""
+
+    def get_search_results(self, request, queryset, search_term):
+        term = (search_term or "").strip()
+        if not term:
+            return queryset, False
+        try:
+            serial = normalise_serial(term)
+        except DomainError:
+            return queryset.none(), False
+        return queryset.filter(**{self.serial_lookup: serial}), False
+
+
+@admin.register(Ticket)
+class TicketAdmin(SerialSearchMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["serial", "draw", "seq", "is_void", "sale_number", "destroy_after"]
+    list_select_related = ["draw__pool"]
+    list_filter = ["is_void"]
+    search_fields = ["serial"]
+    search_help_text = "Exact serial number, e.g. 100245 or E013-0000042."
+    serial_lookup = "serial"
+    show_full_result_count = False
+    paginator = CappedCountPaginator
+    list_per_page = 50  # rows render in Python; 50 keeps a page well under 150 ms
+    raw_id_fields = ["sale"]
+
+    @admin.display(description="sale", ordering="sale_id")
+    def sale_number(self, obj):
+        return obj.sale_id
+
+    @admin.display(description="may be destroyed from")
+    def destroy_after(self, obj):
+        """R:T6 30 days after the draw; R:T5 never for a winning ticket."""
+        pool = getattr(obj.draw, "pool", None)
+        if pool is None or pool.destroy_after is None:
+            return "—"
+        if obj.draw.winning_serial == obj.serial:
+            return "kept: winning ticket"
+        return pool.destroy_after
+
+    def get_readonly_fields(self, request, obj=None):
+        return [f.name for f in Ticket._meta.fields]
+
+
+@admin.register(Sale)
+class SaleAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["id", "draw", "channel", "tier", "units", "ticket_count", "amount", "purchaser_name",
+                    "envelope_pick", "device", "sold_at", "voided_at", "print_count"]
+    list_select_related = ["draw", "tier"]
+    list_filter = ["channel"]
+    search_fields = ["=id", "purchaser_name", "purchaser_contact"]
+    show_full_result_count = False
+    paginator = CappedCountPaginator
+
+    def get_readonly_fields(self, request, obj=None):
+        return [f.name for f in Sale._meta.fields]
+
+
+@admin.register(TicketRoll)
+class TicketRollAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["__str__", "draw", "kind", "seller_name", "first_serial", "last_serial", "first_unsold",
+                    "issued_at", "returned_at", "unsold_destroy_after"]
+    list_select_related = ["draw__pool"]
+
+    @admin.display(description="unsold may be destroyed from")
+    def unsold_destroy_after(self, obj):  # R:T6
+        pool = getattr(obj.draw, "pool", None)
+        return pool.destroy_after if pool and pool.destroy_after else "—"
+    list_filter = ["kind", "draw__event"]
+    search_fields = ["seller_name", "=first_serial"]
+
+
+@admin.register(DrawPool)
+class DrawPoolAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["draw", "valid_tickets", "void_tickets", "sales_total", "first_serial", "last_serial",
+                    "container_count", "fixed_at", "emptied_at", "destroy_after"]
+    list_select_related = ["draw"]
+
+
+@admin.register(WinnerSelection)
+class WinnerSelectionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["draw", "attempt", "ticket", "method", "pool_size", "selected_at", "claimed_at",
+                    "superseded_at", "superseded_reason", "redraw_link"]
+    list_select_related = ["draw__event__licence", "ticket"]
+    actions = ["mark_claimed"]
+
+    def get_urls(self):
+        return [path("redraw/<int:draw_id>/", self.admin_site.admin_view(self.redraw_view),
+                     name="raffle_winnerselection_redraw")] + super().get_urls()
+
+    def has_change_permission(self, request, obj=None):
+        # "change" here means "may record claims and re-draws", through the services.
+        return request.user.has_perm("raffle.change_draw")
+
+    def get_readonly_fields(self, request, obj=None):
+        return [f.name for f in WinnerSelection._meta.fields]
+
+    @admin.display(description="re-draw (T8)")
+    def redraw_link(self, obj):
+        if obj.claimed_at or obj.superseded_at or obj.draw.event.licence.sales_channel != "paper_roll":
+            return "—"
+        return format_html('<a href="{}">Re-draw unclaimed</a>',
+                           reverse("admin:raffle_winnerselection_redraw", args=[obj.draw_id]))
+
+    @admin.action(description="Record that the winner claimed the prize", permissions=["change"])
+    def mark_claimed(self, request, queryset):
+        for selection in queryset.select_related("draw"):
+            run_service(self, request, services.winner_claim, draw=selection.draw,
+                        success=f"Draw {selection.draw.number}: claim recorded.")
+
+    def redraw_view(self, request, draw_id):
+        """R:T8 the claim period is over: draw another ticket, typed twice."""
+        if not request.user.has_perm("raffle.change_draw"):
+            raise PermissionDenied
+        draw = get_object_or_404(Draw.objects.select_related("event__licence"), pk=draw_id)
+        form = None if draws_by_rng(draw.event) else PaperWinningTicketForm(request.POST or None)
+        if request.method == "POST" and (form is None or form.is_valid()):
+            data = form.cleaned_data if form else {}
+            done = run_service(self, request, services.draw_redraw_unclaimed, draw=draw,
+                               serial=data.get("serial", ""), serial_again=data.get("serial_again"),
+                               success=f"Draw {draw.number}: another ticket drawn; the re-draw is logged.")
+            if done:
+                return redirect("admin:raffle_winnerselection_changelist")
+        context = {**self.admin_site.each_context(request), "opts": self.model._meta, "draw": draw, "form": form,
+                   "title": f"{draw.event} — re-draw the winning ticket of draw {draw.number}"}
+        return TemplateResponse(request, "admin/raffle/winnerselection/redraw.html", context)

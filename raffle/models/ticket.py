@@ -1,0 +1,202 @@
+"""Tickets: rolls and books issued to sellers, sales, serialized tickets, the
+winning-ticket selections of a draw and each draw's ticket pool.
+
+Rules: serials are unique across every draw of a licence (T3, a PostgreSQL
+constraint on (serial, licence)); a ticket belongs to one draw only (T4);
+voids are recorded, never deleted (T11); sellers get no commission (T2: there
+is deliberately no commission field anywhere).
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+
+from licensing.models import Licence, SalesChannel
+from raffle.models.draw import Draw
+from raffle.models.event import ENVELOPE_COUNT, PriceTier, money_field
+
+# R:T2 sellers are not paid commission: no model here has a commission field.
+# R:T6 non-winning and unsold tickets may be destroyed this many days after their draw.
+DESTRUCTION_DELAY_DAYS = 30
+
+
+class RollKind(models.TextChoices):
+    ROLL = "roll", "Roll of tickets"
+    BOOK = "book", "Book of stub tickets"
+
+
+class TicketRoll(models.Model):
+    """A roll or book of pre-printed serials issued to a named seller for one
+    draw (T7, L13). The unsold part is returned; what was sold is recorded as
+    sales of that draw. Sellers are never paid commission (T2)."""
+
+    licence = models.ForeignKey(Licence, on_delete=models.PROTECT, related_name="+")
+    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="ticket_rolls")
+    kind = models.CharField(max_length=10, choices=RollKind.choices, default=RollKind.ROLL)
+    seller = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                               related_name="ticket_rolls")
+    seller_name = models.CharField(max_length=150)
+    first_serial = models.BigIntegerField()
+    last_serial = models.BigIntegerField()
+    issued_at = models.DateTimeField(default=timezone.now)
+    issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    first_unsold = models.BigIntegerField(
+        null=True, blank=True, help_text="First serial handed back unsold; everything before it was sold.")
+    returned_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["draw", "first_serial"]
+        constraints = [
+            models.CheckConstraint(condition=Q(first_serial__gte=1), name="roll_first_serial_positive"),
+            models.CheckConstraint(condition=Q(last_serial__gte=F("first_serial")), name="roll_range_ordered"),
+            models.CheckConstraint(
+                condition=Q(first_unsold__isnull=True)
+                | Q(first_unsold__gte=F("first_serial"), first_unsold__lte=F("last_serial") + 1),
+                name="roll_return_inside_range"),
+            models.CheckConstraint(condition=Q(kind__in=RollKind.values), name="roll_kind_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.first_serial}–{self.last_serial} ({self.seller_name})"
+
+    @property
+    def size(self) -> int:
+        return self.last_serial - self.first_serial + 1
+
+    @property
+    def is_returned(self) -> bool:
+        return self.returned_at is not None
+
+
+class Sale(models.Model):
+    """One sale: `units` of one price tier (e.g. 2 x "3 for $10" = 6 serials
+    for $20), on one channel, for one draw. Stub and electronic sales carry the
+    purchaser and the envelope picked (T9); electronic sales the device (T11)."""
+
+    licence = models.ForeignKey(Licence, on_delete=models.PROTECT, related_name="+")
+    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="sales")
+    channel = models.CharField(max_length=20, choices=SalesChannel.choices)
+    tier = models.ForeignKey(PriceTier, on_delete=models.PROTECT, related_name="+")
+    units = models.PositiveIntegerField(default=1)
+    ticket_count = models.PositiveIntegerField()
+    amount = money_field()
+    roll = models.ForeignKey(TicketRoll, null=True, blank=True, on_delete=models.PROTECT, related_name="sales")
+    purchaser_name = models.CharField(max_length=150, blank=True)
+    purchaser_contact = models.CharField(max_length=200, blank=True, help_text="Phone or e-mail.")
+    envelope_pick = models.PositiveSmallIntegerField(null=True, blank=True)
+    device = models.CharField(max_length=60, blank=True, help_text="Point-of-sale device or seller.")
+    sold_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                related_name="+")
+    sold_at = models.DateTimeField(default=timezone.now)
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                  related_name="+")
+    void_reason = models.CharField(max_length=300, blank=True)
+    print_count = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["draw", "sold_at", "id"]
+        indexes = [models.Index(fields=["draw", "voided_at"], name="sale_draw_void")]
+        constraints = [
+            models.CheckConstraint(condition=Q(units__gte=1), name="sale_units_positive"),
+            models.CheckConstraint(condition=Q(ticket_count__gte=1), name="sale_ticket_count_positive"),
+            models.CheckConstraint(condition=Q(amount__gt=0), name="sale_amount_positive"),
+            models.CheckConstraint(
+                condition=Q(envelope_pick__isnull=True) | Q(envelope_pick__gte=1, envelope_pick__lte=ENVELOPE_COUNT),
+                name="sale_envelope_pick_1_to_52"),
+            # R:T11 a void always carries its reason.
+            models.CheckConstraint(condition=Q(voided_at__isnull=True) | ~Q(void_reason=""),
+                                   name="sale_void_has_reason"),
+            models.CheckConstraint(condition=Q(channel__in=SalesChannel.values), name="sale_channel_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Sale {self.pk} ({self.ticket_count} ticket(s), ${self.amount:,.2f})"
+
+    @property
+    def is_void(self) -> bool:
+        return self.voided_at is not None
+
+
+class Ticket(models.Model):
+    """One serial in play for one draw (T4). `seq` numbers a draw's tickets
+    densely from 1, so the winner is picked by a uniform random index on an
+    index instead of sorting a million rows."""
+
+    licence = models.ForeignKey(Licence, on_delete=models.PROTECT, related_name="+", db_index=False)
+    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="tickets", db_index=False)
+    sale = models.ForeignKey(Sale, on_delete=models.PROTECT, related_name="tickets")
+    serial = models.CharField(max_length=40)
+    seq = models.PositiveIntegerField()
+    is_void = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["draw_id", "seq"]  # the (draw, seq) index, not the draw model's ordering
+        constraints = [
+            # R:T3 no duplicate serial among all draws under a licence, in the database.
+            # Serial first, so the index also serves the admin's search by serial.
+            models.UniqueConstraint(fields=["serial", "licence"], name="ticket_serial_unique_per_licence"),
+            models.UniqueConstraint(fields=["draw", "seq"], name="ticket_seq_unique_per_draw"),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="ticket_seq_positive"),
+            models.CheckConstraint(condition=~Q(serial=""), name="ticket_serial_not_blank"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Ticket {self.serial}"
+
+
+class DrawPool(models.Model):
+    """The tickets in play for one draw, fixed when sales close (T7): how many,
+    their seq range, the total. Emptied after the draw (T4), with the date from
+    which the non-winning and unsold tickets may be destroyed (T6)."""
+
+    draw = models.OneToOneField(Draw, on_delete=models.PROTECT, related_name="pool")
+    valid_tickets = models.PositiveIntegerField()
+    void_tickets = models.PositiveIntegerField()
+    max_seq = models.PositiveIntegerField()
+    sales_total = money_field()
+    first_serial = models.CharField(max_length=40, blank=True)
+    last_serial = models.CharField(max_length=40, blank=True)
+    container_count = models.PositiveIntegerField(null=True, blank=True)
+    fixed_at = models.DateTimeField(default=timezone.now)
+    emptied_at = models.DateTimeField(null=True, blank=True)
+    destroy_after = models.DateField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Pool of {self.draw}"
+
+
+class SelectionMethod(models.TextChoices):
+    RNG = "rng", "Drawn by the cryptographic RNG"
+    CONTAINER = "container", "Drawn from the container, serial typed twice"
+
+
+class WinnerSelection(models.Model):
+    """Each winning-ticket selection of a draw, re-draws included (D5, T8).
+    The current winner is the one not superseded."""
+
+    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="winner_selections")
+    attempt = models.PositiveSmallIntegerField()
+    ticket = models.ForeignKey(Ticket, on_delete=models.PROTECT, related_name="+")
+    method = models.CharField(max_length=20, choices=SelectionMethod.choices)
+    pool_size = models.PositiveIntegerField(help_text="Valid tickets drawn from.")
+    pool_max_seq = models.PositiveIntegerField()
+    rng_picks = models.JSONField(default=list, blank=True, help_text="Every index the RNG produced, in order.")
+    selected_at = models.DateTimeField(default=timezone.now)
+    selected_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    superseded_at = models.DateTimeField(null=True, blank=True)
+    superseded_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["draw", "attempt"]
+        constraints = [
+            models.UniqueConstraint(fields=["draw", "attempt"], name="selection_attempt_once"),
+            models.UniqueConstraint(fields=["draw"], condition=Q(superseded_at__isnull=True),
+                                    name="one_current_winner_per_draw"),
+            models.CheckConstraint(condition=Q(method__in=SelectionMethod.values), name="selection_method_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.draw}: ticket {self.ticket.serial} (attempt {self.attempt})"

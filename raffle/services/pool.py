@@ -1,0 +1,169 @@
+"""A draw's ticket pool: fixed when sales close (T7), drawn from (D5, D2),
+emptied after the draw (T4) with the destruction date of its tickets (T6).
+
+Helpers for the draw-step services in `raffle.services.draws` and
+`raffle.services.winner`; they run inside those services' transactions, with
+the event and the draw already locked.
+"""
+
+import datetime
+import secrets
+
+from django.db.models import Count, Max, Q, Sum
+from django.utils import timezone
+
+from core.money import ZERO
+from licensing.models import SalesChannel
+from raffle.errors import RaffleError
+from raffle.models import (
+    DESTRUCTION_DELAY_DAYS,
+    Draw,
+    DrawPool,
+    Envelope,
+    EnvelopeTakenProcedure,
+    Event,
+    Sale,
+    Ticket,
+    WinnerSelection,
+)
+
+# Rejection sampling retries before falling back to an indexed OFFSET pick;
+# only reached when most of a draw's tickets are void.
+_MAX_RNG_TRIES = 64
+
+
+def draws_by_rng(event: Event) -> bool:
+    """Electronic and online sales are drawn by the RNG (D5); paper from a container (D3)."""
+    return event.licence.sales_channel in (SalesChannel.ELECTRONIC, SalesChannel.ONLINE)
+
+
+def pool_fix(*, draw: Draw, container_count: int | None = None) -> DrawPool:
+    """Count the draw's tickets and total its valid sales, with aggregates
+    (never a Python loop over a million rows), and store them (T7)."""
+    counts = Ticket.objects.filter(draw=draw).aggregate(
+        total=Count("id"), void=Count("id", filter=Q(is_void=True)), max_seq=Max("seq"))
+    total = Sale.objects.filter(draw=draw, voided_at__isnull=True).aggregate(s=Sum("amount"))["s"] or ZERO
+    ends = dict(Ticket.objects.filter(draw=draw, seq__in=[1, counts["max_seq"] or 0]).values_list("seq", "serial"))
+    valid = counts["total"] - counts["void"]
+    if valid == 0:
+        raise RaffleError(f"No valid ticket has been sold for draw {draw.number}; sales cannot close "
+                          "on an empty pool. Record the night's sales first.", rule="T7")
+    # R:T7 R:L13 the tickets counted in the container are reconciled against the sales.
+    if container_count is not None and container_count != valid:
+        raise RaffleError(f"The container holds {container_count} tickets but {valid} valid tickets were "
+                          f"sold for draw {draw.number}. Recount, or find the missing sale, before closing.",
+                          rule="L13")
+    return DrawPool.objects.create(
+        draw=draw, valid_tickets=valid, void_tickets=counts["void"], max_seq=counts["max_seq"],
+        sales_total=total, first_serial=ends.get(1, ""), last_serial=ends.get(counts["max_seq"], ""),
+        container_count=container_count,
+    )
+
+
+def pick_rng(*, draw: Draw, exclude: set[int] = frozenset()) -> tuple[Ticket, list[int]]:
+    """R:D5 a uniform pick among the draw's valid tickets with the OS's
+    cryptographic RNG (`secrets`). Draws a seq in 1..max_seq and looks it up on
+    the (draw, seq) index; a void or excluded ticket is drawn again (rejection
+    sampling keeps the pick uniform). Returns the ticket and every index drawn."""
+    pool = draw.pool
+    picks = []
+    for _ in range(_MAX_RNG_TRIES):
+        seq = secrets.randbelow(pool.max_seq) + 1
+        picks.append(seq)
+        ticket = Ticket.objects.filter(draw=draw, seq=seq).select_related("sale").first()
+        if ticket and not ticket.is_void and ticket.pk not in exclude:
+            return ticket, picks
+    eligible = Ticket.objects.filter(draw=draw, is_void=False).exclude(pk__in=exclude)
+    count = eligible.count()
+    if count == 0:
+        raise RaffleError(f"Draw {draw.number} has no valid ticket left to draw.", rule="T8")
+    index = secrets.randbelow(count)
+    picks.append(-1 - index)  # negative: an index among the eligible tickets in seq order
+    return eligible.order_by("seq").select_related("sale")[index], picks
+
+
+def paper_ticket(*, draw: Draw, serial: str, serial_again: str | None) -> Ticket:
+    """R:D2 the serial drawn from the container, typed twice, must be a sold,
+    valid ticket of this draw."""
+    serial = normalise_serial(serial)
+    if serial_again is None or normalise_serial(serial_again) != serial:
+        raise RaffleError("The two serial numbers typed do not match; read the ticket again and type "
+                          "its serial twice.")
+    ticket = Ticket.objects.filter(licence_id=draw.event.licence_id, serial=serial) \
+        .select_related("sale", "draw").first()
+    if ticket is None:
+        raise RaffleError(f"Ticket {serial} was never sold under this licence; check the ticket.", rule="D2")
+    if ticket.draw_id != draw.pk:  # R:T4
+        raise RaffleError(f"Ticket {serial} was sold for draw {ticket.draw.number}; only tickets sold for "
+                          f"draw {draw.number} are eligible.", rule="T4")
+    if ticket.is_void:  # R:T11
+        raise RaffleError(f"Ticket {serial} was voided ({ticket.sale.void_reason}); a void ticket cannot "
+                          "win. Draw another ticket.", rule="T11")
+    return ticket
+
+
+def normalise_serial(value) -> str:
+    serial = str(value or "").strip().upper()
+    if not serial:
+        raise RaffleError("Type the winning ticket's serial number.")
+    if len(serial) > 40 or not all(c.isalnum() or c == "-" for c in serial):
+        raise RaffleError(f"{serial[:40]!r} is not a ticket serial: serials are letters, digits and dashes.")
+    if serial.isdigit():
+        serial = str(int(serial))  # printed leading zeros do not make another ticket
+    return serial
+
+
+def record_selection(*, actor, draw: Draw, ticket: Ticket, method: str, picks: list[int]) -> WinnerSelection:
+    attempt = draw.winner_selections.count() + 1
+    return WinnerSelection.objects.create(
+        draw=draw, attempt=attempt, ticket=ticket, method=method, pool_size=draw.pool.valid_tickets,
+        pool_max_seq=draw.pool.max_seq, rng_picks=picks,
+        selected_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+
+
+def current_selection(draw: Draw) -> WinnerSelection | None:
+    return draw.winner_selections.filter(superseded_at__isnull=True).select_related("ticket__sale").first()
+
+
+def resolve_envelope(*, event: Event, draw: Draw, requested: int | None) -> tuple[int, str]:
+    """R:T9 the winner's envelope: the one picked on the ticket; when that one
+    is already open, the event's stated procedure. Returns the number and how
+    it was arrived at."""
+    selection = current_selection(draw)
+    picked = selection.ticket.sale.envelope_pick if selection else None
+    if picked is None:
+        if requested is None:
+            raise RaffleError("Type the envelope number the winner chose.")
+        return requested, "chosen by the winner"
+    sealed = list(Envelope.objects.filter(event=event, opened_at__isnull=True)
+                  .order_by("number").values_list("number", flat=True))
+    if picked in sealed:
+        if requested is not None and requested != picked:
+            raise RaffleError(f"The winning ticket picked envelope {picked}, which is still sealed; "
+                              f"that envelope is opened, not {requested}.", rule="T9")
+        return picked, "picked on the ticket"
+    procedure = event.envelope_taken_procedure
+    if procedure == EnvelopeTakenProcedure.NEXT_HIGHER:
+        higher = [n for n in sealed if n > picked]
+        return (higher or sealed)[0], f"envelope {picked} was open: next higher sealed one"
+    if procedure == EnvelopeTakenProcedure.RANDOM:
+        return secrets.choice(sealed), f"envelope {picked} was open: sealed one chosen at random"
+    if requested is None:
+        raise RaffleError(f"The ticket picked envelope {picked}, which is already open; under this "
+                          "event's Rules of Play the winner chooses another sealed envelope. Type it.",
+                          rule="T9")
+    return requested, f"envelope {picked} was open: the winner chose another"
+
+
+def pool_empty(*, draw: Draw) -> None:
+    """R:T4 after the draw the pool is emptied; R:T6 its non-winning and unsold
+    tickets may be destroyed 30 days after the draw; R:T5 winning tickets are
+    kept (they are the draw's winner selections)."""
+    pool = getattr(draw, "pool", None)
+    if pool is None:  # an imported draw carries totals, no tickets
+        return
+    drawn_on = timezone.localdate(draw.ticket_drawn_at or timezone.now())
+    pool.emptied_at = timezone.now()
+    pool.destroy_after = drawn_on + datetime.timedelta(days=DESTRUCTION_DELAY_DAYS)
+    pool.save(update_fields=["emptied_at", "destroy_after"])

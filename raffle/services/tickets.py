@@ -1,0 +1,412 @@
+"""Selling tickets on every channel: rolls and books issued to sellers, stub
+and electronic sales with tiers and envelope picks, bulk issue, voids and
+printing.
+
+Every sale locks its draw (`select_for_update`), so concurrent sellers are
+serialised per draw: each gets the next dense `seq` and no sale is lost. The
+serial's uniqueness across the licence is the database's job (T3); the
+services check first so the volunteer gets a clear message.
+"""
+
+import datetime
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from core.audit import audit_record
+from licensing.models import SalesChannel
+from raffle.errors import EventConcluded, RaffleError
+from raffle.models import (
+    Draw,
+    DrawState,
+    Envelope,
+    EventStatus,
+    PriceTier,
+    RollKind,
+    Sale,
+    Ticket,
+    TicketRoll,
+)
+from raffle.services.pool import normalise_serial
+
+# The most serials one roll, book or import may carry.
+MAX_BATCH = 2_000_000
+
+
+@dataclass
+class SaleLine:
+    """One sale to record: `units` of the tier selling `tier_quantity` tickets."""
+
+    tier_quantity: int
+    units: int = 1
+    serials: list[str] | None = None  # paper: the printed serials; electronic: generated
+    purchaser_name: str = ""
+    purchaser_contact: str = ""
+    envelope_pick: int | None = None
+    device: str = ""
+    roll: TicketRoll | None = None
+    sold_at: datetime.datetime | None = None
+    extra: dict = field(default_factory=dict)
+
+
+def _lock_selling_draw(draw: Draw) -> Draw:
+    draw = Draw.objects.select_for_update().select_related("event__licence").get(pk=draw.pk)
+    if draw.event.status == EventStatus.CONCLUDED:  # R:P4
+        raise EventConcluded(f"{draw.event} is concluded; nothing more can be sold under this licence.",
+                             rule="P4")
+    if draw.state != DrawState.SELLING:  # R:T4
+        when = "are not open yet" if draw.state == DrawState.SCHEDULED else "are closed"
+        raise RaffleError(f"Sales for draw {draw.number} {when}; a ticket is sold only for a draw whose "
+                          "sales are open.", rule="T4")
+    return draw
+
+
+def _whole(value, what: str) -> int:
+    try:
+        number = int(str(value).strip())
+    except (TypeError, ValueError):
+        raise RaffleError(f"{what} must be a whole number, not {value!r}.") from None
+    if number < 1:
+        raise RaffleError(f"{what} must be at least 1.")
+    return number
+
+
+def _tiers(draw: Draw) -> dict[int, PriceTier]:
+    return {t.quantity: t for t in PriceTier.objects.filter(event_id=draw.event_id)}
+
+
+def _tier(tiers: dict[int, PriceTier], quantity) -> PriceTier:
+    # R:T1 a sale is priced only by the event's advertised price tiers.
+    quantity = _whole(quantity, "The number of tickets in the price tier")
+    if quantity not in tiers:
+        offers = ", ".join(str(t) for t in tiers.values())
+        raise RaffleError(f"There is no price for {quantity} ticket(s); this event sells {offers}.", rule="T1")
+    return tiers[quantity]
+
+
+def _sealed_envelopes(draw: Draw) -> set[int]:
+    return set(Envelope.objects.filter(event_id=draw.event_id, opened_at__isnull=True)
+               .values_list("number", flat=True))
+
+
+def _check_purchaser(line: SaleLine, sealed: set[int]) -> None:
+    # R:T9 stub and electronic tickets carry the purchaser and the envelope picked.
+    if not line.purchaser_name.strip() or not line.purchaser_contact.strip():
+        raise RaffleError("Enter the purchaser's name and a phone number or e-mail: the ticket carries "
+                          "them so the winner can be reached.", rule="T9")
+    if line.envelope_pick is None or str(line.envelope_pick).strip() == "":
+        raise RaffleError("Ask the purchaser which sealed envelope they pick.", rule="T9")
+    pick = _whole(line.envelope_pick, "The envelope picked")
+    if pick not in sealed:
+        if 1 <= pick <= 52:
+            raise RaffleError(f"Envelope {pick} is already open; the purchaser must pick one that is still "
+                              "sealed.", rule="T9")
+        raise RaffleError(f"Envelope numbers run from 1 to 52; there is no envelope {pick}.", rule="T9")
+    line.envelope_pick = pick
+
+
+def _existing_serials(licence_id: int, serials: list[str]) -> list[str]:
+    found = []
+    for start in range(0, len(serials), 5000):
+        found += Ticket.objects.filter(licence_id=licence_id, serial__in=serials[start:start + 5000]) \
+            .values_list("serial", flat=True)[:5]
+        if found:
+            break
+    return found
+
+
+def _copy_tickets(rows: list[tuple[int, int, int, str, int]]) -> None:
+    """Insert (licence, draw, sale, serial, seq) rows: PostgreSQL COPY, or the
+    ORM on SQLite (the demo)."""
+    if connection.vendor == "postgresql":
+        columns = "licence_id, draw_id, sale_id, serial, seq, is_void"
+        with connection.cursor() as cursor, cursor.copy(f"COPY raffle_ticket ({columns}) FROM STDIN") as copy:
+            for start in range(0, len(rows), 100_000):
+                copy.write("".join(f"{lic}\t{drw}\t{sale}\t{serial}\t{seq}\tf\n"
+                                   for lic, drw, sale, serial, seq in rows[start:start + 100_000]))
+        return
+    Ticket.objects.bulk_create(
+        [Ticket(licence_id=lic, draw_id=drw, sale_id=sale, serial=serial, seq=seq)
+         for lic, drw, sale, serial, seq in rows], batch_size=2000)
+
+
+def _record(*, actor, draw: Draw, channel: str, lines: list[SaleLine], needs_purchaser: bool,
+            serials_checked: bool = False) -> list[Sale]:
+    """Check every line, then write the sales and their tickets. The draw is
+    locked. `serials_checked`: the serials come from a roll whose range was
+    checked against every other roll of the licence when it was issued."""
+    tiers = _tiers(draw)
+    sealed = _sealed_envelopes(draw) if needs_purchaser else set()
+    licence_id = draw.event.licence_id
+    seq = (Ticket.objects.filter(draw=draw).aggregate(m=Max("seq"))["m"] or 0)
+    sales, serial_lists, total_tickets = [], [], 0
+    for line in lines:
+        tier = _tier(tiers, line.tier_quantity)
+        units = _whole(line.units, "The number of sales of this price")
+        count = tier.quantity * units
+        if needs_purchaser:
+            _check_purchaser(line, sealed)
+        if line.serials is not None and len(line.serials) != count:
+            raise RaffleError(f"{tier} x {units} is {count} ticket(s), but {len(line.serials)} serial(s) "
+                              "were given.")
+        total_tickets += count
+        if total_tickets > MAX_BATCH:
+            raise RaffleError(f"At most {MAX_BATCH:,} tickets can be issued at once; split the batch.")
+        sales.append(Sale(
+            licence_id=licence_id, draw=draw, channel=channel, tier=tier, units=units, ticket_count=count,
+            amount=tier.price * units, roll=line.roll, purchaser_name=line.purchaser_name.strip()[:150],
+            purchaser_contact=line.purchaser_contact.strip()[:200], envelope_pick=line.envelope_pick,
+            device=line.device.strip()[:60], sold_by=actor if getattr(actor, "is_authenticated", False) else None,
+            sold_at=line.sold_at or timezone.now(),
+        ))
+        serial_lists.append(line.serials)
+    given = [] if serials_checked else [s for serials in serial_lists if serials for s in serials]
+    if len(set(given)) != len(given):
+        raise RaffleError("The same serial appears twice in this sale; each serial is sold once.", rule="T3")
+    taken = _existing_serials(licence_id, given) if given else []
+    if taken:  # R:T3
+        raise RaffleError(f"Ticket {taken[0]} is already sold under this licence; a serial is sold once "
+                          "across all draws.", rule="T3")
+    Sale.objects.bulk_create(sales, batch_size=5000)
+    rows = []
+    for sale, serials in zip(sales, serial_lists):
+        for i in range(sale.ticket_count):
+            seq += 1
+            serial = serials[i] if serials else f"E{draw.number:03d}-{seq:07d}"
+            rows.append((licence_id, draw.pk, sale.pk, serial, seq))
+    try:
+        with transaction.atomic():
+            _copy_tickets(rows)
+    except IntegrityError:  # R:T3 the constraint caught what the check could not see yet
+        raise RaffleError("One of these serials was sold at the same moment by someone else; nothing was "
+                          "recorded. Check the serials and sell again.", rule="T3") from None
+    return sales
+
+
+def _audit_sales(*, actor, draw: Draw, sales: list[Sale], action: str, data: dict | None = None) -> None:
+    if len(sales) == 1:
+        sale = sales[0]
+        audit_record(actor=actor, action=action, obj=sale, data={
+            "draw": draw.number, "channel": sale.channel, "tickets": sale.ticket_count, "amount": sale.amount,
+            "envelope_pick": sale.envelope_pick, "device": sale.device, **(data or {})})
+    else:
+        audit_record(actor=actor, action=action, obj=draw, data={
+            "draw": draw.number, "sales": len(sales), "tickets": sum(s.ticket_count for s in sales),
+            "amount": sum(s.amount for s in sales), **(data or {})})
+
+
+@transaction.atomic
+def ticket_sell(*, actor, draw: Draw, tier_quantity, units=1, purchaser_name: str = "",
+                purchaser_contact: str = "", envelope_pick=None, device: str = "",
+                serials: list | None = None) -> Sale:
+    """Sell one tier (e.g. 3 for $10, `units` times) on the licence's channel.
+
+    Electronic and online: serials are generated, the device is recorded (T11).
+    Paper stub: the stub serials are typed and must lie in a book issued for
+    this draw. Stub and electronic: purchaser and envelope pick (T9).
+    """
+    draw = _lock_selling_draw(draw)
+    channel = draw.event.licence.sales_channel
+    if channel == SalesChannel.PAPER_ROLL:
+        raise RaffleError("Roll tickets are recorded when the seller returns the roll (the sold part of "
+                          "the serial range), not one by one.")
+    paper = channel == SalesChannel.PAPER_STUB
+    if paper:
+        if not serials:
+            raise RaffleError("Type the serial number of each stub sold.")
+        serials = [normalise_serial(s) for s in serials]
+        _check_in_issued_books(draw, serials)
+    else:
+        serials = None
+        if channel == SalesChannel.ELECTRONIC and not device.strip():  # R:T11
+            raise RaffleError("Name the point-of-sale device (or seller) that issues this ticket.", rule="T11")
+    line = SaleLine(tier_quantity=tier_quantity, units=units, serials=serials, purchaser_name=purchaser_name,
+                    purchaser_contact=purchaser_contact, envelope_pick=envelope_pick, device=device)
+    [sale] = _record(actor=actor, draw=draw, channel=channel, lines=[line], needs_purchaser=True)
+    _audit_sales(actor=actor, draw=draw, sales=[sale], action="raffle.ticket.sell",
+                 data={"serials": [t for t in sale.tickets.values_list("serial", flat=True)]})
+    return sale
+
+
+def _check_in_issued_books(draw: Draw, serials: list[str]) -> None:
+    books = list(TicketRoll.objects.filter(draw=draw).values_list("first_serial", "last_serial"))
+    for serial in serials:
+        number = int(serial) if serial.isdigit() else None
+        if number is None or not any(first <= number <= last for first, last in books):
+            raise RaffleError(f"Serial {serial} is not in any book issued for draw {draw.number}; check the "
+                              "stub, or issue its book first.", rule="T7")
+
+
+def _check_serial_range(first, last) -> tuple[int, int]:
+    first, last = _whole(first, "The first serial"), _whole(last, "The last serial")
+    if last < first:
+        raise RaffleError(f"The range {first}–{last} runs backwards; the last serial must be the higher one.")
+    if last - first + 1 > MAX_BATCH:
+        raise RaffleError(f"A roll holds at most {MAX_BATCH:,} tickets.")
+    return first, last
+
+
+@transaction.atomic
+def roll_issue(*, actor, draw: Draw, seller_name: str, first_serial, last_serial, seller=None,
+               kind: str = RollKind.ROLL) -> TicketRoll:
+    """Issue a roll (or a book of stubs) with a serial range to a named seller
+    for one draw (T7, L13). Ranges never overlap within a licence (T3)."""
+    from raffle.models import Event
+
+    event = Event.objects.select_for_update().select_related("licence").get(pk=draw.event_id)
+    draw = Draw.objects.select_for_update().get(pk=draw.pk)
+    if event.status == EventStatus.CONCLUDED:  # R:P4
+        raise EventConcluded(f"{event} is concluded; no more tickets can be issued.", rule="P4")
+    if draw.state not in (DrawState.SCHEDULED, DrawState.SELLING):
+        raise RaffleError(f"Sales for draw {draw.number} are closed; issue rolls for a later draw.", rule="T4")
+    if not event.licence.is_paper:
+        raise RaffleError("This licence sells electronically; rolls and books are for paper tickets.", rule="L5")
+    if not (seller_name or "").strip():
+        raise RaffleError("Name the seller the roll is issued to; every roll is accounted for.", rule="L13")
+    if kind not in RollKind.values:
+        raise RaffleError("A roll is a 'roll' or a 'book'.")
+    first, last = _check_serial_range(first_serial, last_serial)
+    clash = TicketRoll.objects.filter(licence_id=event.licence_id, first_serial__lte=last,
+                                      last_serial__gte=first).select_related("draw").first()
+    if clash:  # R:T3
+        raise RaffleError(f"Serials {first}–{last} overlap {clash} issued for draw {clash.draw.number}; "
+                          "serials are never reused under a licence.", rule="T3")
+    roll = TicketRoll.objects.create(
+        licence_id=event.licence_id, draw=draw, kind=kind, seller=seller, seller_name=seller_name.strip()[:150],
+        first_serial=first, last_serial=last,
+        issued_by=actor if getattr(actor, "is_authenticated", False) else None)
+    audit_record(actor=actor, action="raffle.roll.issue", obj=roll, data={
+        "draw": draw.number, "kind": kind, "seller": roll.seller_name, "first": first, "last": last})
+    return roll
+
+
+@transaction.atomic
+def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> list[Sale]:
+    """The seller hands back the unsold part of a roll, from `first_unsold`
+    on; everything before it was sold, in the tiers counted (e.g. {1: 20, 3: 40}
+    is twenty 1-for-$5 and forty 3-for-$10 sales = 140 serials). Records the
+    sales and their serials in bulk (COPY on PostgreSQL)."""
+    draw = _lock_selling_draw(roll.draw)
+    roll = TicketRoll.objects.select_for_update().get(pk=roll.pk)
+    if roll.is_returned:
+        raise RaffleError(f"{roll} was already returned on {timezone.localtime(roll.returned_at):%Y-%m-%d %H:%M}.")
+    first_unsold = _whole(first_unsold, "The first unsold serial")
+    if not roll.first_serial <= first_unsold <= roll.last_serial + 1:
+        raise RaffleError(f"Serial {first_unsold} is outside {roll}; the first unsold serial is between "
+                          f"{roll.first_serial} and {roll.last_serial + 1} (all sold).", rule="T7")
+    sold = first_unsold - roll.first_serial
+    if roll.kind == RollKind.BOOK:
+        return _book_return(actor=actor, draw=draw, roll=roll, first_unsold=first_unsold, sold=sold,
+                            tier_counts=tier_counts)
+    tiers = _tiers(draw)
+    lines, next_serial = [], roll.first_serial
+    counted = 0
+    for quantity, units in sorted((tier_counts or {}).items()):
+        units = int(units or 0)
+        if units < 0:
+            raise RaffleError("A count of sales cannot be negative.")
+        if units == 0:
+            continue
+        tier = _tier(tiers, quantity)
+        count = tier.quantity * units
+        lines.append(SaleLine(tier_quantity=tier.quantity, units=units, roll=roll, device=roll.seller_name,
+                              serials=[str(n) for n in range(next_serial, next_serial + count)]))
+        next_serial += count
+        counted += count
+    # R:T7 R:L13 the roll reconciles: sold serials = the tiers counted.
+    if counted != sold:
+        raise RaffleError(f"{roll}: serials {roll.first_serial}–{first_unsold - 1} are {sold} sold tickets, but "
+                          f"the sales counted add up to {counted}. Recount the stubs and the cash.", rule="L13")
+    # R:T3 the roll's range was checked against every roll of the licence at issue;
+    # the database constraint still guards every serial.
+    sales = _record(actor=actor, draw=draw, channel=SalesChannel.PAPER_ROLL, lines=lines,
+                    needs_purchaser=False, serials_checked=True) if lines else []
+    roll.first_unsold = first_unsold
+    roll.returned_at = timezone.now()
+    roll.save(update_fields=["first_unsold", "returned_at"])
+    audit_record(actor=actor, action="raffle.roll.return", obj=roll, data={
+        "draw": draw.number, "first_unsold": first_unsold, "sold": sold,
+        "unsold": roll.last_serial - first_unsold + 1, "amount": sum(s.amount for s in sales),
+        "tier_counts": {str(k): v for k, v in (tier_counts or {}).items()}})
+    return sales
+
+
+def _book_return(*, actor, draw: Draw, roll: TicketRoll, first_unsold: int, sold: int,
+                 tier_counts: dict) -> list[Sale]:
+    """A book of stubs comes back: its stubs were sold one by one with the
+    purchaser's details (T9), so the return records no sale; it checks that
+    every stub before the first unsold one was recorded (T7, L13)."""
+    if any(int(units or 0) for units in (tier_counts or {}).values()):
+        raise RaffleError("Stubs are recorded one sale at a time with the purchaser's details; a returned "
+                          "book only says where the unsold stubs start.", rule="T9")
+    serials = [str(n) for n in range(roll.first_serial, first_unsold)]
+    recorded = set(Ticket.objects.filter(draw=draw, serial__in=serials).values_list("serial", flat=True))
+    missing = [s for s in serials if s not in recorded]
+    if missing:  # R:T7 R:L13 every stub sold is accounted for
+        shown = ", ".join(missing[:10]) + (" ..." if len(missing) > 10 else "")
+        raise RaffleError(f"{len(missing)} stub(s) before {first_unsold} were not recorded as sales: {shown}. "
+                          "Record them, or give the right first unsold serial.", rule="L13")
+    roll.first_unsold = first_unsold
+    roll.returned_at = timezone.now()
+    roll.save(update_fields=["first_unsold", "returned_at"])
+    audit_record(actor=actor, action="raffle.roll.return", obj=roll, data={
+        "draw": draw.number, "kind": roll.kind, "first_unsold": first_unsold, "sold": sold,
+        "unsold": roll.last_serial - first_unsold + 1})
+    return []
+
+
+@transaction.atomic
+def tickets_import(*, actor, draw: Draw, device: str, lines: list[SaleLine]) -> list[Sale]:
+    """Bulk issue from an electronic sales device's export: every line is a
+    sale with its purchaser and envelope pick; serials are generated."""
+    draw = _lock_selling_draw(draw)
+    channel = draw.event.licence.sales_channel
+    if channel not in (SalesChannel.ELECTRONIC, SalesChannel.ONLINE):
+        raise RaffleError("Only electronic or online sales are imported from a device.", rule="L5")
+    if not device.strip():
+        raise RaffleError("Name the device the sales come from.", rule="T11")
+    for line in lines:
+        line.device, line.serials = device, None
+    sales = _record(actor=actor, draw=draw, channel=channel, lines=lines, needs_purchaser=True)
+    _audit_sales(actor=actor, draw=draw, sales=sales, action="raffle.ticket.import", data={"device": device})
+    return sales
+
+
+@transaction.atomic
+def sale_void(*, actor, sale: Sale, reason: str) -> Sale:
+    """R:T11 a void is recorded with its reason, never deleted; void tickets
+    neither count in the sales nor win."""
+    draw = Draw.objects.select_for_update().get(pk=sale.draw_id)
+    sale = Sale.objects.select_for_update().get(pk=sale.pk)
+    reason = (reason or "").strip()
+    if not reason:
+        raise RaffleError("Give the reason for the void (e.g. 'wrong tier entered').", rule="T11")
+    if sale.is_void:
+        raise RaffleError(f"Sale {sale.pk} is already void.", rule="T11")
+    if draw.state != DrawState.SELLING:
+        raise RaffleError(f"Sales for draw {draw.number} are closed and its pool is fixed; a sale can no "
+                          "longer be voided.", rule="T11")
+    sale.voided_at, sale.voided_by, sale.void_reason = timezone.now(), actor, reason[:300]
+    sale.save(update_fields=["voided_at", "voided_by", "void_reason"])
+    sale.tickets.update(is_void=True)
+    audit_record(actor=actor, action="raffle.ticket.void", obj=sale, data={
+        "draw": draw.number, "serials": list(sale.tickets.values_list("serial", flat=True)[:100]),
+        "amount": sale.amount, "reason": sale.void_reason})
+    return sale
+
+
+@transaction.atomic
+def sale_print(*, actor, sale: Sale) -> tuple[Sale, bool]:
+    """Count a print of the sale's ticket; every print after the first is a
+    REPRINT (T11). Returns the sale and whether this print is a reprint."""
+    sale = Sale.objects.select_for_update().get(pk=sale.pk)
+    if sale.is_void:
+        raise RaffleError(f"Sale {sale.pk} is void; a void ticket is not printed.", rule="T11")
+    reprint = sale.print_count > 0
+    sale.print_count += 1
+    sale.save(update_fields=["print_count"])
+    audit_record(actor=actor, action="raffle.ticket.reprint" if reprint else "raffle.ticket.print", obj=sale,
+                 data={"print": sale.print_count})
+    return sale, reprint

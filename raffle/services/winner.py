@@ -1,0 +1,84 @@
+"""After the winning ticket is drawn: the winner's claim, and the re-draw of
+an unclaimed roll ticket once the claim period is over (T8)."""
+
+import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from core.audit import audit_record
+from licensing.models import SalesChannel
+from raffle.errors import RaffleError
+from raffle.models import Draw, DrawState, SelectionMethod, WinnerSelection
+from raffle.services.draws import _lock
+from raffle.services.pool import (
+    current_selection,
+    draws_by_rng,
+    paper_ticket,
+    pick_rng,
+    record_selection,
+)
+
+
+def _selection(draw: Draw) -> WinnerSelection:
+    if draw.state in (DrawState.SCHEDULED, DrawState.SELLING, DrawState.SALES_CLOSED, DrawState.ANNOUNCED):
+        raise RaffleError(f"No winning ticket has been drawn for draw {draw.number} yet.")
+    selection = current_selection(draw)
+    if selection is None:
+        raise RaffleError(f"Draw {draw.number} has no winning ticket on record (imported draw).")
+    return selection
+
+
+@transaction.atomic
+def winner_claim(*, actor, draw: Draw) -> WinnerSelection:
+    """The holder of the winning ticket has come forward with it."""
+    _event, draw = _lock(draw)
+    selection = WinnerSelection.objects.select_for_update().get(pk=_selection(draw).pk)
+    if selection.claimed_at:
+        raise RaffleError(f"Ticket {selection.ticket.serial} was already claimed.")
+    selection.claimed_at = timezone.now()
+    selection.save(update_fields=["claimed_at"])
+    audit_record(actor=actor, action="raffle.draw.winner_claim", obj=draw,
+                 data={"draw": draw.number, "serial": selection.ticket.serial, "attempt": selection.attempt})
+    return selection
+
+
+@transaction.atomic
+def draw_redraw_unclaimed(*, actor, draw: Draw, serial: str = "", serial_again: str | None = None,
+                          now: datetime.datetime | None = None) -> WinnerSelection:
+    """R:T8 roll tickets: when the winner has not claimed within the event's
+    claim period, another ticket of the same draw is drawn (from the container,
+    typed twice; or by the RNG). Every re-draw is logged; earlier winners are
+    never drawn again."""
+    event, draw = _lock(draw)
+    if event.licence.sales_channel != SalesChannel.PAPER_ROLL:
+        raise RaffleError("Only roll-ticket winners are re-drawn; stub and electronic tickets carry the "
+                          "winner's name and contact.", rule="T8")
+    current = _selection(draw)
+    if current.claimed_at:
+        raise RaffleError(f"Ticket {current.ticket.serial} was claimed; there is nothing to re-draw.", rule="T8")
+    deadline = current.selected_at + datetime.timedelta(days=event.claim_period_days)
+    now = now or timezone.now()
+    if now < deadline:
+        raise RaffleError(f"The winner of draw {draw.number} has until {timezone.localtime(deadline):%Y-%m-%d %H:%M} "
+                          "to claim; another ticket is drawn only after that.", rule="T8")
+    previous = set(draw.winner_selections.values_list("ticket_id", flat=True))
+    if draws_by_rng(event):
+        ticket, picks = pick_rng(draw=draw, exclude=previous)
+        method = SelectionMethod.RNG
+    else:
+        ticket, picks = paper_ticket(draw=draw, serial=serial, serial_again=serial_again), []
+        method = SelectionMethod.CONTAINER
+        if ticket.pk in previous:
+            raise RaffleError(f"Ticket {ticket.serial} was already drawn for this draw; draw another.", rule="T8")
+    current.superseded_at = now
+    current.superseded_reason = f"not claimed within {event.claim_period_days} days"
+    current.save(update_fields=["superseded_at", "superseded_reason"])
+    selection = record_selection(actor=actor, draw=draw, ticket=ticket, method=method, picks=picks)
+    draw.winning_serial = ticket.serial
+    draw.winner_name = ticket.sale.purchaser_name
+    draw.save(update_fields=["winning_serial", "winner_name"])
+    audit_record(actor=actor, action="raffle.draw.redraw", obj=draw, data={
+        "draw": draw.number, "unclaimed": current.ticket.serial, "serial": ticket.serial,
+        "attempt": selection.attempt, "method": method, "rng_picks": picks})
+    return selection

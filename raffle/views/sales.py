@@ -1,0 +1,210 @@
+"""The staff sales page: sell electronic in-person (or stub) tickets, print
+them as PDF (REPRINT after the first print), void a sale with a reason."""
+
+from django import forms
+from django.contrib import messages
+from django.http import Http404, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from core import roles
+from core.csvsafe import safe_cell
+from core.errors import DomainError
+from core.pdf import pdf_response, render_pdf
+from licensing.models import SalesChannel
+from raffle import sales_selectors, services
+from raffle.models import Draw, RollKind, Sale
+
+SALES_ROLES = (roles.SELLER, roles.DRAW_STAFF, roles.ADMINISTRATOR)
+VOID_ROLES = (roles.DRAW_STAFF, roles.ADMINISTRATOR)  # a void is a supervisor's decision
+HELPLINE = "ConnexOntario 1-866-531-2600"  # R:T10 printed on every ticket
+
+
+class SaleForm(forms.Form):
+    purchaser_name = forms.CharField(label="Purchaser's name", max_length=150)
+    purchaser_contact = forms.CharField(label="Phone or e-mail", max_length=200)
+    tier = forms.TypedChoiceField(label="Price", coerce=int)
+    units = forms.IntegerField(label="How many of this price", min_value=1, max_value=100, initial=1)
+    envelope_pick = forms.TypedChoiceField(label="Envelope picked (sealed envelopes only)", coerce=int)
+    device = forms.CharField(label="Point-of-sale device or seller", max_length=60)
+    serials = forms.CharField(label="Stub serials (paper stubs only, separated by spaces or commas)",
+                              required=False, max_length=2000)
+
+    def __init__(self, *args, draw: Draw, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["tier"].choices = [(t.quantity, str(t)) for t in draw.event.price_tiers.all()]
+        self.fields["envelope_pick"].choices = [("", "— choose —")] + [
+            (n, f"Envelope {n}") for n in sales_selectors.sealed_envelope_numbers(draw)]
+        if draw.event.licence.sales_channel != SalesChannel.PAPER_STUB:
+            del self.fields["serials"]
+
+
+class VoidForm(forms.Form):
+    reason = forms.CharField(label="Reason for the void", max_length=300)
+
+
+class IssueRollForm(forms.Form):
+    seller_name = forms.CharField(label="Seller the roll is issued to", max_length=150)
+    first_serial = forms.IntegerField(label="First serial on the roll", min_value=1)
+    last_serial = forms.IntegerField(label="Last serial on the roll", min_value=1)
+
+
+class ReturnRollForm(forms.Form):
+    """The unsold part handed back, and the sales counted per price tier."""
+
+    roll = forms.TypedChoiceField(label="Roll returned", coerce=int)
+    first_unsold = forms.IntegerField(label="First unsold serial (the last serial + 1 if all sold)", min_value=1)
+
+    def __init__(self, *args, draw: Draw, rolls, books: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["roll"].choices = [(r.pk, str(r)) for r in rolls if not r.is_returned]
+        # A book's stubs were recorded one sale at a time: its return counts no tiers.
+        for tier in [] if books else draw.event.price_tiers.all():
+            self.fields[f"tier_{tier.quantity}"] = forms.IntegerField(
+                label=f"Sales at {tier}", min_value=0, initial=0, required=False)
+
+    def tier_counts(self) -> dict[int, int]:
+        return {int(name.removeprefix("tier_")): value or 0
+                for name, value in self.cleaned_data.items() if name.startswith("tier_")}
+
+
+def _sales_draw(draw_id: int) -> Draw:
+    return get_object_or_404(Draw.objects.select_related("event__licence"), pk=draw_id)
+
+
+def _rolls_page(request, draw: Draw):
+    """R:T7 R:L13 paper rolls: issue rolls to named sellers, record their return."""
+    books = draw.event.licence.sales_channel == SalesChannel.PAPER_STUB
+    rolls = list(sales_selectors.draw_rolls(draw))
+    posted = request.POST if request.method == "POST" else None
+    action = posted.get("action") if posted else None
+    issue_form = IssueRollForm(posted if action == "issue" else None)
+    return_form = ReturnRollForm(posted if action == "return" else None, draw=draw, rolls=rolls, books=books)
+    form = {"issue": issue_form, "return": return_form}.get(action)
+    if form is not None:
+        if not roles.user_has_role(request.user, roles.DRAW_STAFF, roles.ADMINISTRATOR):
+            messages.error(request, "Only draw staff record rolls; ask a member in charge.")
+        elif form.is_valid():
+            data = form.cleaned_data
+            try:
+                if action == "issue":
+                    roll = services.roll_issue(actor=request.user, draw=draw, seller_name=data["seller_name"],
+                                               first_serial=data["first_serial"], last_serial=data["last_serial"],
+                                               kind=RollKind.BOOK if books else RollKind.ROLL)
+                    messages.success(request, f"Issued {roll}.")
+                else:
+                    roll = next(r for r in rolls if r.pk == data["roll"])
+                    sold = services.roll_return(actor=request.user, roll=roll, first_unsold=data["first_unsold"],
+                                                tier_counts=form.tier_counts())
+                    roll.refresh_from_db()
+                    messages.success(request, f"{roll} returned: {roll.first_unsold - roll.first_serial} tickets "
+                                              f"sold, ${sum(s.amount for s in sold):,.2f} recorded with it.")
+            except DomainError as error:
+                form.add_error(None, str(error))
+            else:
+                return redirect("sales_rolls", draw_id=draw.pk)
+    return render(request, "raffle/sales/rolls.html", {
+        "draw": draw, "rolls": rolls, "books": books, "issue_form": issue_form, "return_form": return_form,
+        "summary": sales_selectors.draw_sales_summary(draw)})
+
+
+@roles.role_required(*SALES_ROLES)
+def rolls(request, draw_id: int):
+    draw = _sales_draw(draw_id)
+    if not draw.event.licence.is_paper:
+        raise Http404("This event sells electronically; it has no rolls or books.")
+    return _rolls_page(request, draw)
+
+
+@roles.role_required(*SALES_ROLES)
+def sell(request, draw_id: int):
+    draw = _sales_draw(draw_id)
+    if draw.event.licence.sales_channel == SalesChannel.PAPER_ROLL:
+        return _rolls_page(request, draw)
+    form = SaleForm(request.POST or None, draw=draw,
+                    initial={"device": request.session.get("sales_device", "")})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        serials = data.get("serials", "").replace(",", " ").split() or None
+        try:
+            sale = services.ticket_sell(
+                actor=request.user, draw=draw, tier_quantity=data["tier"], units=data["units"],
+                purchaser_name=data["purchaser_name"], purchaser_contact=data["purchaser_contact"],
+                envelope_pick=data["envelope_pick"], device=data["device"], serials=serials)
+        except DomainError as error:
+            form.add_error(None, str(error))
+        else:
+            request.session["sales_device"] = data["device"]
+            messages.success(request, f"Sold {sale.ticket_count} ticket(s) for ${sale.amount:,.2f}.")
+            return redirect("sale_detail", sale_id=sale.pk)
+    return render(request, "raffle/sales/sell.html", {
+        "draw": draw, "form": form, "summary": sales_selectors.draw_sales_summary(draw),
+        "recent": sales_selectors.recent_sales(draw)})
+
+
+@roles.role_required(*SALES_ROLES)
+def sale_detail(request, sale_id: int):
+    try:
+        sale, serials = sales_selectors.sale_with_tickets(sale_id)
+    except Sale.DoesNotExist:
+        raise Http404 from None
+    return render(request, "raffle/sales/detail.html", {
+        "sale": sale, "serials": serials, "void_form": VoidForm(),
+        "can_void": roles.user_has_role(request.user, *VOID_ROLES)})
+
+
+@require_POST
+@roles.role_required(*SALES_ROLES)
+def sale_ticket_pdf(request, sale_id: int):
+    sale = get_object_or_404(Sale, pk=sale_id)
+    try:
+        sale, reprint = services.sale_print(actor=request.user, sale=sale)
+    except DomainError as error:
+        messages.error(request, str(error))
+        return redirect("sale_detail", sale_id=sale_id)
+    sale, serials = sales_selectors.sale_with_tickets(sale.pk)
+    pdf = render_pdf("pdf/ticket.html", {"sale": sale, "serials": serials, "reprint": reprint,
+                                         "helpline": HELPLINE, "draw": sale.draw, "event": sale.draw.event})
+    return pdf_response(pdf, f"ticket-{sale.draw.number}-{sale.pk}{'-reprint' if reprint else ''}.pdf")
+
+
+@require_POST
+@roles.role_required(*VOID_ROLES)
+def sale_void(request, sale_id: int):
+    sale = get_object_or_404(Sale, pk=sale_id)
+    form = VoidForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the reason for the void.")
+        return redirect("sale_detail", sale_id=sale_id)
+    try:
+        services.sale_void(actor=request.user, sale=sale, reason=form.cleaned_data["reason"])
+    except DomainError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Sale {sale.pk} is void; its tickets neither count nor win.")
+    return redirect("sale_detail", sale_id=sale_id)
+
+
+class _Echo:
+    def write(self, value):
+        return value
+
+
+@roles.role_required(roles.AUDITOR, roles.TREASURER, roles.DRAW_STAFF, roles.ADMINISTRATOR)
+def draw_ticket_log(request, draw_id: int):
+    """R:T7 the log of every ticket in play for a draw, as CSV (formula-safe),
+    streamed so a million-ticket draw does not sit in memory."""
+    import csv
+
+    draw = _sales_draw(draw_id)
+    writer = csv.writer(_Echo(), lineterminator="\n")
+
+    def rows():
+        yield writer.writerow(sales_selectors.TICKET_LOG_HEADER)
+        for row in sales_selectors.draw_ticket_log_rows(draw):
+            yield writer.writerow([safe_cell(v) for v in row])
+
+    response = StreamingHttpResponse(rows(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="tickets-{draw.event.licence.number}-draw-{draw.number}.csv"')
+    return response
