@@ -225,3 +225,13 @@ def test_every_step_writes_one_audit_entry(draw, staff_user):
         "raffle.draw.draw_ticket", "raffle.draw.choose_envelope", "raffle.draw.reveal_card",
         "raffle.card.destroy", "raffle.draw.roll_over",
     ]
+
+
+def test_signatures_work_with_the_login_lockout_switched_on(draw, staff_user, settings):  # R:E3
+    """Production runs django-axes, whose backend refuses authenticate() calls
+    that carry no request; a card destruction must still be signable."""
+    settings.AXES_ENABLED = True
+    destroyer, verifier = members_for(draw.event)
+    draw = run_draw(draw, actor=staff_user, destroyer=destroyer, verifier=verifier)
+    assert draw.state == DrawState.CLOSED
+    assert CardDestruction.objects.filter(draw=draw, verified_by=verifier).exists()

@@ -10,7 +10,6 @@ and is refused: two staff on two laptops cannot both succeed.
 import datetime
 import functools
 
-from django.contrib.auth import authenticate
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -349,9 +348,14 @@ class MemberPasswordRefused(RaffleError):
 
 
 def _authenticate_member(member: BonaFideMember, password: str, *, role: str):
-    """R:E3 the member signs in with their own credentials, now."""
+    """R:E3 the member proves it is them with their own password, now.
+
+    The member is already known, so this checks that account's password
+    directly rather than going through `authenticate()`: the login backends
+    (django-axes) need the HTTP request of a sign-in, and a signature is not a
+    sign-in. Refusals are audited by `log_signature_refusals`."""
     user = member.user
-    if not password or authenticate(username=user.get_username(), password=password) is None:
+    if not password or not user.is_active or not user.check_password(password):
         raise MemberPasswordRefused(
             f"The password given for {member.full_name}, who {role}, is not right. "
             f"{member.full_name} must type their own password.", member=member, role=role)
