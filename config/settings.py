@@ -76,6 +76,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
+                "core.context_processors.user_roles",
             ],
         },
     },
@@ -249,5 +250,7 @@ LOGGING = {
         # WeasyPrint reports every CSS property it ignores; keep real problems only.
         "weasyprint": {"level": "ERROR"},
         "fontTools": {"level": "ERROR"},
+        # Lockouts are in the audit trail and the admin; skip axes' per-login chatter.
+        "axes": {"level": "WARNING"},
     },
 }
