@@ -262,7 +262,7 @@ def test_sales_close_on_the_tickets_total_and_a_counted_difference_is_refused(ro
     assert (draw.ticket_sales, draw.draw_prize) == (Decimal("795.00"), Decimal("159.00"))
 
 
-def test_the_container_count_must_match_the_tickets_sold(roll_draw, staff_user):  # R:T7 R:L13
+def test_the_container_count_must_match_the_tickets_sold(roll_draw, staff_user):  # R:T7 R:L13 R:D3
     sell_tickets(roll_draw, actor=staff_user, sales="10")  # 3 tickets
     with pytest.raises(RaffleError, match="container holds 4 tickets but 3"):
         services.draw_close_sales(actor=staff_user, draw=roll_draw, container_count=4)

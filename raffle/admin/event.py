@@ -48,6 +48,7 @@ class EventAdmin(NoDeleteMixin, admin.ModelAdmin):
             rounding=data["rounding"], envelope_taken_procedure=data["envelope_taken_procedure"],
             claim_period_days=data["claim_period_days"], draw_interval_days=data["draw_interval_days"],
             draw_place=data["draw_place"], seed_jackpot=data["seed_jackpot"],
+            seed_letter_of_credit=data.get("seed_letter_of_credit", ""),
             revenue_model=data["revenue_model"], must_go_payout=data["must_go_payout"],
             unclaimed_prize_policy=data["unclaimed_prize_policy"],
         )

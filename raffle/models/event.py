@@ -92,6 +92,11 @@ class Event(models.Model):
     status = models.CharField(max_length=20, choices=EventStatus.choices, default=EventStatus.RUNNING)
     jackpot = money_field(default=0, help_text="The progressive jackpot now, as last announced.")
     seed_jackpot = money_field(default=0, help_text="Seed money put in the jackpot at the start (P6).")
+    seed_letter_of_credit = models.CharField(
+        max_length=200, blank=True,
+        help_text="Issuer and reference of the irrevocable standby letter of credit that guarantees "
+                  "a seed jackpot over $10,000 (P6).",
+    )
     concluded_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 

@@ -1,6 +1,7 @@
 """Setting up an event: the event, its price tiers, 52 envelopes, draw 1."""
 
 import datetime
+from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
@@ -21,6 +22,9 @@ from raffle.models import (
     PriceTier,
     RevenueModel,
 )
+
+# R:P6 the largest seed jackpot that needs no standby letter of credit.
+SEED_WITHOUT_LETTER_OF_CREDIT = Decimal("10000.00")
 
 DEFAULT_PRICE_TIERS = [(1, "5.00"), (3, "10.00")]
 
@@ -57,6 +61,7 @@ def event_setup(
     draw_interval_days: int = 7,
     draw_place: str = "",
     seed_jackpot="0",
+    seed_letter_of_credit: str = "",
     revenue_model: str = RevenueModel.STANDARD,
     must_go_payout: str | None = None,
     unclaimed_prize_policy: str | None = None,
@@ -79,6 +84,14 @@ def event_setup(
         raise RaffleError(f"The first draw is after the licence expires ({licence.expires_on:%Y-%m-%d}).")
     tiers = _parse_price_tiers(price_tiers)
     seed = parse_amount(seed_jackpot, what="The seed jackpot")
+    # R:P6 a seed (guaranteed minimum) jackpot is set only here, when the event of a
+    # new licence is set up; over $10,000 it needs an irrevocable standby letter of credit.
+    seed_letter_of_credit = (seed_letter_of_credit or "").strip()
+    if seed > SEED_WITHOUT_LETTER_OF_CREDIT and not seed_letter_of_credit:
+        raise RaffleError(
+            f"A seed jackpot of ${seed:,.2f} is over $10,000: record the irrevocable standby letter "
+            "of credit that guarantees it (its issuer and reference) before setting up the event.",
+            rule="P6")
     _check_revenue_model(licence=licence, revenue_model=revenue_model, draw_place=draw_place)
     if must_go_payout is None:
         # A bingo event's exit strategy is chosen on purpose (T12); others start from the usual one.
@@ -97,6 +110,7 @@ def event_setup(
         draw_place=draw_place,
         jackpot=seed,
         seed_jackpot=seed,
+        seed_letter_of_credit=seed_letter_of_credit,
         revenue_model=revenue_model,
         must_go_payout=must_go_payout,
     )
@@ -125,6 +139,7 @@ def event_setup(
             "price_tiers": [[q, p] for q, p in tiers],
             "first_draw_at": first_draw_at,
             "seed_jackpot": seed,
+            "seed_letter_of_credit": seed_letter_of_credit,
             **deck,
             "revenue_model": revenue_model,
             "must_go_payout": must_go_payout,

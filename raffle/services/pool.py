@@ -48,7 +48,8 @@ def pool_fix(*, draw: Draw, container_count: int | None = None) -> DrawPool:
     if valid == 0:
         raise RaffleError(f"No valid ticket has been sold for draw {draw.number}; sales cannot close "
                           "on an empty pool. Record the night's sales first.", rule="T7")
-    # R:T7 R:L13 the tickets counted in the container are reconciled against the sales.
+    # R:T7 R:L13 R:D3 the tickets counted in the container are reconciled against the sales,
+    # so every sold ticket is in the container the winner is drawn from.
     if container_count is not None and container_count != valid:
         raise RaffleError(f"The container holds {container_count} tickets but {valid} valid tickets were "
                           f"sold for draw {draw.number}. Recount, or find the missing sale, before closing.",
