@@ -3,6 +3,7 @@ from django.contrib import admin
 
 from core.admin import NoDeleteMixin, ReadOnlyAdminMixin, run_service
 from licensing.models import (
+    AuditedStatementRequest,
     Application,
     ApplicationDocument,
     BonaFideMember,
@@ -127,3 +128,57 @@ class LicenceAmendmentAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
                     "approved_on"]
     list_filter = ["status"]
     search_fields = ["licence__number"]
+
+
+@admin.register(AuditedStatementRequest)
+class AuditedStatementRequestAdmin(NoDeleteMixin, admin.ModelAdmin):
+    """R:R3 requests are recorded, and deliveries marked, through the services."""
+
+    list_display = ["licence", "requested_on", "requested_by", "due_on", "delivered_on", "audited_by"]
+    list_filter = ["delivered_on"]
+    search_fields = ["licence__number", "requested_by", "reference"]
+    list_select_related = ["licence"]
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ["licence", "requested_on", "requested_by", "reference"]
+        return ["licence", "requested_on", "requested_by", "reference", "due_on", "delivered_on",
+                "audited_by", "delivery_reference", "recorded_by", "recorded_at"]
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return []
+        done = ["licence", "requested_on", "requested_by", "reference", "due_on", "recorded_by", "recorded_at"]
+        if obj.delivered_on is not None:
+            done += ["delivered_on", "audited_by", "delivery_reference"]
+        return done
+
+    def save_model(self, request, obj, form, change):
+        from licensing.services import audited_statement_deliver, audited_statement_request_record
+
+        data = form.cleaned_data
+        try:
+            if not change:
+                obj.pk = audited_statement_request_record(
+                    actor=request.user, licence=data["licence"], requested_on=data["requested_on"],
+                    requested_by=data["requested_by"], reference=data.get("reference", "")).pk
+            elif data.get("delivered_on"):
+                audited_statement_deliver(actor=request.user, request=obj, delivered_on=data["delivered_on"],
+                                          audited_by=data.get("audited_by", ""),
+                                          delivery_reference=data.get("delivery_reference", ""))
+        except DomainError as error:
+            # The form was valid but the rule refused it: say so, change nothing.
+            self.message_user(request, str(error), level="ERROR")
+            raise _Refused from error
+
+    def changeform_view(self, request, *args, **kwargs):
+        try:
+            return super().changeform_view(request, *args, **kwargs)
+        except _Refused:
+            from django.http import HttpResponseRedirect
+
+            return HttpResponseRedirect(request.get_full_path())
+
+
+class _Refused(Exception):
+    """Unwinds the admin's save after a domain refusal (its transaction rolls back)."""

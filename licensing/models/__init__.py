@@ -35,3 +35,7 @@ from licensing.models.treasury import (  # noqa: F401
     ReportKind,
     TrustAccount,
 )
+from licensing.models.audited_statement import (  # noqa: F401
+    AUDITED_STATEMENT_DUE_DAYS,
+    AuditedStatementRequest,
+)

@@ -31,3 +31,7 @@ from licensing.services.treasury import (  # noqa: F401
     trust_account_open,
     trust_account_set_officers,
 )
+from licensing.services.audited_statements import (  # noqa: F401
+    audited_statement_deliver,
+    audited_statement_request_record,
+)

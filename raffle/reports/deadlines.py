@@ -1,7 +1,8 @@
 """What the treasurer must do by when: reports due or overdue (R1, R2), the
 first day unsold and non-winning tickets may be destroyed (T6), the end of
 video retention (D4), unclaimed prizes' six-month date (P5) and the licence's
-expiry. Also as an iCalendar feed (RFC 5545, written by hand)."""
+expiry, and any audited financial statement the Registrar asked for (R3).
+Also as an iCalendar feed (RFC 5545, written by hand)."""
 
 import datetime
 import hashlib
@@ -9,7 +10,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from licensing.models import IssuedReport, ReportKind
+from licensing.models import AuditedStatementRequest, IssuedReport, ReportKind
 from raffle.models import Draw, DrawState, Event, UnclaimedPrize
 from raffle.reports.builders import DRAWS_PER_PERIOD, FINAL_DUE_DAYS, FOUR_DRAW_DUE_DAYS, period_of
 
@@ -73,6 +74,10 @@ def event_deadlines(event: Event, *, today: datetime.date | None = None) -> list
         out.append(Deadline(prize.hold_until, f"Unclaimed {prize.get_kind_display().lower()} of draw "
                             f"{prize.draw.number} may join the gross proceeds", "prize",
                             done=prize.added_to_proceeds_on is not None, rule="P5"))
+    for request in AuditedStatementRequest.objects.filter(licence=licence):
+        out.append(Deadline(request.due_on, f"Audited financial statement requested by {request.requested_by} "
+                            f"on {request.requested_on:%Y-%m-%d}", "report",
+                            done=request.delivered_on is not None, rule="R3"))
     out.append(Deadline(licence.expires_on, f"Licence {licence.number} expires", "licence",
                         done=event.is_concluded, rule="L8"))
     return sorted(out, key=lambda d: (d.on, d.what))
