@@ -286,3 +286,47 @@ def prize_board_forecast(event: Event) -> PrizeBoardForecast:
         draws_left=draws_left, next_draw_number=last_number + 1, reach_draw_number=reach_number,
         reach_date=reach_date, prizes_at_expiry=so_far + pace * draws_left,
     )
+
+
+# --- Draw night (issue 4 meets real tickets, issue 3) --------------------
+
+@dataclass(frozen=True)
+class SalesReconciliation:
+    """What closing a draw's sales would fix, read from its tickets (P1, T7,
+    T11): nothing is written. `split` is None while no valid ticket is sold."""
+
+    valid_tickets: int
+    void_tickets: int
+    sales: Decimal
+    split: object  # core.money.Split | None
+    jackpot_before: Decimal
+    jackpot_after: Decimal | None
+
+
+def draw_sales_reconciliation(draw: Draw) -> SalesReconciliation:
+    """R:P1 the figures the close-sales screen shows before anything is fixed:
+    the draw's valid and void tickets and the total of its valid sales (two
+    aggregate queries, as `pool_fix` counts them), the 20/30/50 split by the
+    event's rounding and the jackpot after."""
+    from core.money import ZERO, split_sales
+    from raffle.models import Sale, Ticket
+
+    counts = Ticket.objects.filter(draw=draw).aggregate(
+        total=Count("id"), void=Count("id", filter=Q(is_void=True)))
+    sales = Sale.objects.filter(draw=draw, voided_at__isnull=True).aggregate(s=Sum("amount"))["s"] or ZERO
+    valid = counts["total"] - counts["void"]
+    split = split_sales(sales, rounding=draw.event.rounding) if valid else None
+    jackpot = draw.event.jackpot
+    return SalesReconciliation(
+        valid_tickets=valid, void_tickets=counts["void"], sales=sales, split=split, jackpot_before=jackpot,
+        jackpot_after=jackpot + split.jackpot_contribution if split else None)
+
+
+def winning_sale(draw: Draw):
+    """The sale behind the draw's current winning ticket (its purchaser's name,
+    contact and envelope pick), or None (an imported draw, or none drawn yet)."""
+    from raffle.models import WinnerSelection
+
+    selection = (WinnerSelection.objects.filter(draw=draw, superseded_at__isnull=True)
+                 .select_related("ticket__sale").first())
+    return selection.ticket.sale if selection else None

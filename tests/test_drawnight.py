@@ -9,8 +9,8 @@ from django.test import Client
 from django.urls import reverse
 
 from core import roles
-from raffle.models import CardDestruction, Draw, DrawState, EventStatus
-from tests.factories import PASSWORD, members_for, run_draw, user_with_role
+from raffle.models import CardDestruction, Draw, DrawState, EventStatus, Ticket
+from tests.factories import PASSWORD, SIGNATURES, members_for, run_draw, sell_tickets, user_with_role
 
 pytestmark = pytest.mark.django_db
 
@@ -45,13 +45,26 @@ def state_of(draw):
     return Draw.objects.get(pk=draw.pk).state
 
 
-def test_a_full_draw_night_to_rollover_runs_screen_by_screen(staff_client, draw):  # R:D8 R:D1 R:E3
+def serials_of(draw):
+    return list(Ticket.objects.filter(draw=draw, is_void=False).order_by("seq").values_list("serial", flat=True))
+
+
+def test_a_full_draw_night_to_rollover_runs_screen_by_screen(staff_user, staff_client, draw):  # R:D8 R:D1 R:E3
     destroyer, verifier = members_for(draw.event)
     headings = []
-    for data in [{}, {"ticket_sales": "1250.00"}, {"ticket_sales": "1250.00", "previewed": "1250.00"}, {},
-                 {"serial": "A-000123", "winner_name": "Alex Winner"}, {"envelope_number": "17"},
-                 {"card": "QD"}, {"destroyed_by": destroyer.pk, "verified_by": verifier.pk,
-                  "destroyer_password": PASSWORD, "verifier_password": PASSWORD}]:
+
+    def winner():  # R:D2 the serial drawn from the container, typed twice
+        serial = serials_of(draw)[3]
+        return {"serial": serial, "serial_again": serial.lower()}
+
+    for data in [{}, lambda: sell_tickets(draw, actor=staff_user, sales="1250.00") and {},
+                 lambda: {"ticket_sales": "1250.00", "container_count": str(len(serials_of(draw)))},
+                 lambda: {"ticket_sales": "1250.00", "container_count": str(len(serials_of(draw))),
+                          "previewed": "1250.00"}, {},
+                 winner, {"envelope_number": "17"},
+                 {"card": "QD"}, {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, **SIGNATURES}]:
+        if callable(data):
+            data = data()
         page = staff_client.get(night(draw))
         headings.append(page.context["heading"])
         response = step(staff_client, draw, data)
@@ -59,6 +72,7 @@ def test_a_full_draw_night_to_rollover_runs_screen_by_screen(staff_client, draw)
         assert not errors(response), (data, errors(response))
     draw.refresh_from_db()
     assert draw.state == DrawState.CLOSED and draw.outcome == "rollover"
+    assert draw.winning_serial == serials_of(draw)[3] and draw.pool.container_count == len(serials_of(draw))
     assert draw.draw_prize == 250 and draw.jackpot_after == 375
     assert CardDestruction.objects.get(draw=draw).verified_by == verifier
     assert headings[:2] == ["Open ticket sales", "Close ticket sales"]
@@ -68,18 +82,55 @@ def test_a_full_draw_night_to_rollover_runs_screen_by_screen(staff_client, draw)
     assert "rolls over" in page and reverse("draw_night", args=[next_draw.pk]) in page
 
 
+def test_the_close_sales_screen_shows_the_tickets_sold_and_their_split(staff_user, staff_client, draw):  # R:P1
+    run_draw(draw, actor=staff_user, until=DrawState.SELLING)
+    page = staff_client.get(night(draw)).content.decode()
+    assert "No valid ticket has been sold for this draw yet" in page
+    response = step(staff_client, draw, {})
+    assert response.status_code == 400 and "No valid ticket has been sold for draw 1" in response.content.decode()
+    sell_tickets(draw, actor=staff_user, sales="1001.99")
+    page = staff_client.get(night(draw)).content.decode()
+    count = len(serials_of(draw))
+    assert f"<td>{count}</td>" in page and "$1,001.99" in page
+    assert "$200.39" in page and "$300.59" in page and "$501.01" in page
+    assert "$300.59" in page  # the jackpot after: an event starts at $0
+    assert state_of(draw) == DrawState.SELLING
+
+
 def test_closing_sales_shows_the_split_first_and_fixes_nothing_until_confirmed(staff_user, staff_client, draw):  # R:P1
     run_draw(draw, actor=staff_user, until=DrawState.SELLING)
-    response = step(staff_client, draw, {"ticket_sales": "1001.99"})
+    sell_tickets(draw, actor=staff_user, sales="1001.99")
+    response = step(staff_client, draw, {})
     page = response.content.decode()
+    assert "Check the reconciled figures" in page
     assert "$200.39" in page and "$300.59" in page and "$501.01" in page
-    assert "Close sales at $1,001.99" in page
+    assert "Close sales at $1,001.99" in page and 'name="previewed" value="1001.99"' in page
     assert state_of(draw) == DrawState.SELLING
-    # The total was changed after the check: check again, close nothing.
-    response = step(staff_client, draw, {"ticket_sales": "1100.00", "previewed": "1001.99"})
+    # More was sold after the check: the new total is shown again, nothing closes.
+    sell_tickets(draw, actor=staff_user, sales="98.01")
+    response = step(staff_client, draw, {"previewed": "1001.99"})
     assert "Close sales at $1,100.00" in response.content.decode()
     assert state_of(draw) == DrawState.SELLING
-    step(staff_client, draw, {"ticket_sales": "1001.99", "previewed": "1001.99"})
+    step(staff_client, draw, {"previewed": "1100.00"})
+    draw.refresh_from_db()
+    assert draw.state == DrawState.SALES_CLOSED and draw.ticket_sales == 1100
+
+
+def test_a_count_that_does_not_match_the_tickets_is_refused(staff_user, staff_client, draw):  # R:T11 R:L13
+    run_draw(draw, actor=staff_user, until=DrawState.SELLING)
+    sell_tickets(draw, actor=staff_user, sales="500.00")
+    response = step(staff_client, draw, {"ticket_sales": "480.00"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "add up to $500.00, but $480.00 was counted" in page and 'role="alert"' in page
+    assert "Close sales at" not in page
+    response = step(staff_client, draw, {"container_count": str(len(serials_of(draw)) - 1)})  # R:L13
+    assert response.status_code == 400 and "Recount, or find the missing sale" in response.content.decode()
+    # Even a forged confirmation closes nothing: the service checks the count again.
+    response = step(staff_client, draw, {"ticket_sales": "480.00", "previewed": "500.00"})
+    assert response.status_code == 400
+    assert state_of(draw) == DrawState.SELLING
+    step(staff_client, draw, {"ticket_sales": "500", "previewed": "500.00"})
     assert state_of(draw) == DrawState.SALES_CLOSED
 
 
@@ -112,7 +163,8 @@ def test_refreshing_after_a_step_does_not_repeat_it(staff_client, draw):  # R:D8
 
 
 def test_closing_sales_twice_is_refused_and_changes_nothing(staff_user, staff_client, draw):  # R:D8
-    run_draw(draw, actor=staff_user, sales="500.00", until=DrawState.SELLING)
+    run_draw(draw, actor=staff_user, until=DrawState.SELLING)
+    sell_tickets(draw, actor=staff_user, sales="500.00")
     step(staff_client, draw, {"ticket_sales": "500.00", "previewed": "500.00"})
     response = step(staff_client, draw, {"ticket_sales": "900.00", "previewed": "900.00"},
                     expected=DrawState.SELLING)
@@ -134,8 +186,9 @@ def test_revealing_before_choosing_an_envelope_is_refused(staff_user, staff_clie
     response = step(staff_client, draw, {"card": "QD"}, expected=DrawState.ENVELOPE_CHOSEN)
     assert errors(response)
     response = step(staff_client, draw, {"card": "QD"})
+    # The card is no envelope number: a paper roll's winner must choose one first.
     assert response.status_code == 400
-    assert "This field is required" in response.content.decode()
+    assert "Type the envelope number the winner chose" in response.content.decode()
     assert state_of(draw) == DrawState.TICKET_DRAWN
 
 
@@ -154,7 +207,7 @@ def test_the_verifier_must_be_a_second_person(staff_user, staff_client, draw):  
     destroyer, _ = members_for(draw.event)
     run_draw(draw, actor=staff_user, until=DrawState.CARD_REVEALED)
     response = step(staff_client, draw, {"destroyed_by": destroyer.pk, "verified_by": destroyer.pk,
-                                             "destroyer_password": PASSWORD, "verifier_password": PASSWORD})
+                                             **SIGNATURES})
     assert response.status_code == 400
     assert "verified by a second person" in response.content.decode()
     assert state_of(draw) == DrawState.CARD_REVEALED
@@ -165,7 +218,8 @@ def test_every_screen_shows_where_the_draw_stands(staff_user, staff_client, draw
     run_draw(draw, actor=staff_user, until=DrawState.TICKET_DRAWN)
     page = staff_client.get(night(draw)).content.decode()
     assert "Where the draw stands: <strong>Winning ticket drawn</strong>" in page
-    assert 'aria-current="step"' in page and "T00001" in page
+    draw.refresh_from_db()
+    assert 'aria-current="step"' in page and f'class="big">{draw.winning_serial}<' in page
 
 
 def test_only_draw_staff_and_administrators_run_draw_night(client, draw):
@@ -179,12 +233,13 @@ def test_only_draw_staff_and_administrators_run_draw_night(client, draw):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_laptops_posting_the_same_step_at_once_give_one_success():  # R:D8
+def test_two_laptops_posting_the_same_step_at_once_give_one_success():  # R:D8 R:D2
     from tests.factories import UserFactory, event_with_draw
 
     actor = UserFactory()
     event = event_with_draw(actor=actor)
     draw = run_draw(event.draws.get(number=1), actor=actor, until=DrawState.ANNOUNCED)
+    serials = serials_of(draw)[:2]  # each laptop types another real ticket, twice
     users = [user_with_role(roles.DRAW_STAFF) for _ in range(2)]
     barrier = threading.Barrier(2)
     outcomes = []
@@ -195,7 +250,7 @@ def test_two_laptops_posting_the_same_step_at_once_give_one_success():  # R:D8
         try:
             barrier.wait()
             response = client.post(night(draw), {"expected_state": DrawState.ANNOUNCED,
-                                                 "serial": f"S-{i}"}, follow=True)
+                                                 "serial": serials[i], "serial_again": serials[i]}, follow=True)
             # The test client's captured context is shared between threads: read the page.
             outcomes.append((response.status_code, "already done by someone else" in response.content.decode()))
         finally:
@@ -207,9 +262,11 @@ def test_two_laptops_posting_the_same_step_at_once_give_one_success():  # R:D8
     for t in threads:
         t.join(timeout=30)
     assert len(outcomes) == 2, outcomes
+    assert sorted(status for status, _ in outcomes) == [200, 200], outcomes
     assert sorted(refused for _, refused in outcomes) == [False, True], outcomes
     draw.refresh_from_db()
-    assert draw.state == DrawState.TICKET_DRAWN and draw.winning_serial in ("S-0", "S-1")
+    assert draw.state == DrawState.TICKET_DRAWN and draw.winning_serial in serials
+    assert draw.winner_selections.count() == 1
 
 
 def test_the_dashboard_shows_the_raffle_at_a_glance(staff_user, client, event):
@@ -241,10 +298,47 @@ def test_the_dashboard_gives_the_report_deadline_after_every_fourth_draw(client,
 
 def test_the_envelope_screen_shows_the_winning_ticket_announced(staff_client, staff_user, draw):  # R:D2
     run_draw(draw, actor=staff_user, until=DrawState.ANNOUNCED)
-    response = step(staff_client, draw, {"serial": "B-0042", "winner_name": "Robin Holder"})
+    page = staff_client.get(night(draw)).content.decode()
+    assert "type its serial twice" in page and 'name="serial_again"' in page
+    serial = serials_of(draw)[0]
+    response = step(staff_client, draw, {"serial": serial, "serial_again": serial})
     page = response.content.decode()
-    assert "Winning ticket B-0042 recorded." in page
-    assert 'class="big">B-0042<' in page and "Robin Holder" in page
+    assert f"Winning ticket {serial}." in page
+    assert f'class="big">{serial}<' in page and "Ask the holder for the envelope they choose" in page
+
+
+def test_serials_that_differ_or_were_not_sold_are_refused(staff_client, staff_user, draw):  # R:D2
+    run_draw(draw, actor=staff_user, until=DrawState.ANNOUNCED)
+    first, second = serials_of(draw)[:2]
+    response = step(staff_client, draw, {"serial": first, "serial_again": second})
+    assert response.status_code == 400 and "do not match" in response.content.decode()
+    response = step(staff_client, draw, {"serial": "999999", "serial_again": "999999"})
+    assert response.status_code == 400 and "never sold under this licence" in response.content.decode()
+    assert state_of(draw) == DrawState.ANNOUNCED
+
+
+def test_an_electronic_draw_is_drawn_by_the_rng_and_shows_the_winner_masked(staff_client, staff_user):
+    # R:D5 R:T9 the RNG picks; the envelope follows the ticket's pick; draw staff see the contact masked.
+    from licensing.models import SalesChannel
+    from tests.factories import LicenceFactory, event_with_draw
+
+    event = event_with_draw(actor=staff_user, licence=LicenceFactory(sales_channel=SalesChannel.ELECTRONIC))
+    draw = run_draw(event.draws.get(number=1), actor=staff_user, sales="50.00", envelope=31,
+                    until=DrawState.ANNOUNCED)
+    page = staff_client.get(night(draw)).content.decode()
+    assert "random number generator" in page and 'name="serial"' not in page
+    response = step(staff_client, draw, {})
+    assert response.status_code == 400 and 'name="confirm"' in response.content.decode()
+    response = step(staff_client, draw, {"confirm": "on"})
+    page = response.content.decode()
+    draw.refresh_from_db()
+    assert draw.state == DrawState.TICKET_DRAWN and draw.winning_serial in serials_of(draw)
+    assert f'class="big">{draw.winning_serial}<' in page and "Pat Buyer" in page
+    assert "0100" in page and "519-555-0100" not in page  # core.privacy masks it for draw staff
+    assert "picked envelope <strong>31</strong>" in page
+    response = step(staff_client, draw, {"envelope_number": ""})
+    draw.refresh_from_db()
+    assert draw.state == DrawState.ENVELOPE_CHOSEN and draw.envelope.number == 31
 
 
 def _queries_for(client, url):

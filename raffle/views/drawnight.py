@@ -17,9 +17,11 @@ from django.urls import reverse
 
 from core import roles
 from core.errors import DomainError
-from core.money import split_sales
+from core.money import parse_amount, split_sales
 from raffle import selectors
+from raffle.errors import RaffleError
 from raffle.models import Draw, DrawState
+from raffle.services.pool import draws_by_rng
 from raffle.steps import perform_next_step, step_form
 
 # The progress shown on every screen: (state the step leads to, what staff call it).
@@ -72,6 +74,9 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
     heading, button = SCREENS.get(screen, (draw.get_state_display(), "Do this step"))
     if preview is not None:
         button = f"Close sales at ${preview.sales:,.2f}"
+    by_rng = draws_by_rng(draw.event) and not draw.is_imported
+    if screen == DrawState.ANNOUNCED and by_rng:
+        button = "Draw the winning ticket now"
     context = {
         "draw": draw,
         "event": draw.event,
@@ -81,12 +86,18 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
         "form": form,
         "preview": preview,
         "preview_jackpot": draw.event.jackpot + preview.jackpot_contribution if preview else None,
+        "by_rng": by_rng,
         "progress": _progress(draw),
         "screen_template": select_template(
             [f"raffle/drawnight/_{screen}.html", "raffle/drawnight/_generic.html"]).template.name,
     }
+    if screen == DrawState.SELLING and not draw.is_imported:
+        # R:P1 R:T11 the figures come from the tickets sold, before anything is fixed.
+        context["tickets"] = selectors.draw_sales_reconciliation(draw)
     if screen in (DrawState.TICKET_DRAWN, DrawState.ENVELOPE_CHOSEN):
         context["envelopes"] = selectors.envelope_board(draw.event)
+    if draw.winning_serial:
+        context["winning_sale"] = selectors.winning_sale(draw)
     if screen == DrawState.CLOSED:
         context["next_draw"] = Draw.objects.filter(event_id=draw.event_id, number=draw.number + 1).first()
     return render(request, "raffle/drawnight/night.html", context, status=status)
@@ -104,6 +115,32 @@ def _stale(request, draw: Draw, expected: str) -> None:
         f"“{draw.get_state_display().lower()}”, not “{done.lower()}”. Nothing was changed; "
         "here is the draw as it stands.",
     )
+
+
+def _close_sales_preview(draw: Draw, cleaned: dict):
+    """The split that closing sales would fix. Sales close on the draw's valid
+    tickets; a counted amount, when typed, must match them (R:T11) and is
+    refused here already, so the confirm button never shows a total that the
+    count contradicts (the service checks both again when it closes). An
+    imported draw has no tickets: its typed total."""
+    counted = (cleaned.get("ticket_sales") or "").strip()
+    if draw.is_imported:
+        return split_sales(counted, rounding=draw.event.rounding)
+    tickets = selectors.draw_sales_reconciliation(draw)
+    if tickets.split is None:  # R:T7
+        raise RaffleError(f"No valid ticket has been sold for draw {draw.number}; sales cannot close on an "
+                          "empty pool. Record the night's sales first.", rule="T7")
+    container = cleaned.get("container_count")
+    if container is not None and container != tickets.valid_tickets:  # R:T7 R:L13
+        raise RaffleError(f"The container holds {container} tickets but {tickets.valid_tickets} valid tickets "
+                          f"were sold for draw {draw.number}. Recount, or find the missing sale, before "
+                          "closing.", rule="L13")
+    if counted:
+        amount = parse_amount(counted, what="The counted amount")
+        if amount != tickets.sales:  # R:T11
+            raise RaffleError(f"The tickets sold for draw {draw.number} add up to ${tickets.sales:,.2f}, but "
+                              f"${amount:,.2f} was counted. Find the difference before closing sales.", rule="T11")
+    return tickets.split
 
 
 @roles.role_required(*STAFF_WHO_RUN_DRAWS)
@@ -125,9 +162,9 @@ def draw_night(request, draw_id: int):
 
     # Close sales: show the reconciled split before anything is fixed for
     # good, and close only at the total that was shown (R:P1).
-    if draw.state == DrawState.SELLING and "ticket_sales" in form.cleaned_data:
+    if draw.state == DrawState.SELLING:
         try:
-            preview = split_sales(form.cleaned_data["ticket_sales"], rounding=draw.event.rounding)
+            preview = _close_sales_preview(draw, form.cleaned_data)
         except DomainError as error:
             form.add_error(None, str(error))
             return _render(request, draw, form, status=400)

@@ -1,5 +1,9 @@
 """A draw night clicked through the real pages of a live server in Chromium,
-the public board watched from another browser, and axe-core on every screen."""
+the public board watched from another browser, and axe-core on every screen.
+
+The event sells paper rolls: a roll is issued and returned on the rolls page
+so the draw has real tickets, sales close on their total, and the serial drawn
+from the container is typed twice."""
 
 import re
 
@@ -9,7 +13,7 @@ from playwright.sync_api import expect
 
 from core import roles
 from licensing.models import BonaFideMember
-from raffle.models import CardDestruction, Draw, DrawState, EventStatus
+from raffle.models import CardDestruction, Draw, DrawState, EventStatus, Ticket
 from tests.browser.conftest import axe_violations
 from tests.factories import PASSWORD, UserFactory, event_with_draw, members_for, run_draw, user_with_role
 
@@ -54,6 +58,23 @@ def click_step(page, name):
     page.wait_for_load_state()
 
 
+def sell_a_roll(page, *, first: int, last: int, sold_threes: int):
+    """From the close-sales screen: issue a roll, return it with `sold_threes`
+    sales at 3 for $10.00 (tickets first..first + 3 * sold_threes - 1 sold),
+    and come back to the draw night (R:T7 R:L13)."""
+    night_url = page.url
+    page.get_by_role("link", name=re.compile("Issue and return the rolls")).click()
+    page.get_by_label("Seller the roll is issued to").fill("Sam Seller")
+    page.get_by_label("First serial on the roll").fill(str(first))
+    page.get_by_label("Last serial on the roll").fill(str(last))
+    click_step(page, "Issue the roll")
+    page.get_by_label("First unsold serial").fill(str(first + 3 * sold_threes))
+    page.get_by_label("Sales at 3 for $10.00").fill(str(sold_threes))
+    click_step(page, "Record the return")
+    expect(page.get_by_role("status").first).to_contain_text("returned")
+    page.goto(night_url)
+
+
 def run_draw_night(page, axe_page, live_server, shoot, draw, *, card: str, envelope: str):
     """Click one draw from scheduled to its last screen, checking each screen."""
     url = f"{live_server.url}{reverse('draw_night', args=[draw.pk])}"
@@ -68,10 +89,22 @@ def run_draw_night(page, axe_page, live_server, shoot, draw, *, card: str, envel
     click_step(page, "Open ticket sales")
     expect(page.get_by_role("status").first).to_contain_text("Ticket sales are open")
 
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Close ticket sales")
+    expect(page.locator("main")).to_contain_text("No valid ticket has been sold for this draw yet")
+    sell_a_roll(page, first=100001, last=100400, sold_threes=125)  # 375 tickets, $1,250.00
+
     screen("close-sales", "Close ticket sales")
-    page.get_by_label("Ticket sales for this draw ($)").fill("1250.00")
+    expect(page.get_by_role("row", name=re.compile("Valid tickets sold"))).to_contain_text("375")
+    expect(page.get_by_role("row", name=re.compile("Ticket sales for draw 1"))).to_contain_text("$1,250.00")
+    page.get_by_label("Cash and payments counted for this draw ($)").fill("1200.00")
+    page.get_by_label("Tickets counted in the container").fill("375")
+    click_step(page, "Check the figures")
+    expect(page.get_by_role("alert")).to_contain_text("add up to $1,250.00, but $1,200.00 was counted")
+    shoot(page, "close-sales-count-refused")
+    page.get_by_label("Cash and payments counted for this draw ($)").fill("1250.00")
     click_step(page, "Check the figures")
     expect(page.get_by_role("row", name=re.compile("Draw prize"))).to_contain_text("$250.00")
+    expect(page.get_by_role("row", name=re.compile("Jackpot at stake"))).to_contain_text("$375.00")
     shoot(page, "close-sales-check")
     click_step(page, "Close sales at $1,250.00")
 
@@ -81,12 +114,15 @@ def run_draw_night(page, axe_page, live_server, shoot, draw, *, card: str, envel
     click_step(page, "Announced: go to the ticket draw")
 
     screen("draw-ticket", "Draw the winning ticket")
-    page.get_by_label("Winning ticket serial").fill("A-004711")
-    page.get_by_label("Winner's name").fill("Robin Holder")
+    page.get_by_label("Serial of the ticket drawn from the container").fill("100123")
+    page.get_by_label("The same serial again, to confirm").fill("100132")
+    click_step(page, "Record the winning ticket")
+    expect(page.get_by_role("alert")).to_contain_text("do not match")
+    page.get_by_label("The same serial again, to confirm").fill("100123")
     click_step(page, "Record the winning ticket")
 
     screen("choose-envelope", "Choose the envelope")
-    expect(page.locator(".winner")).to_contain_text("A-004711")
+    expect(page.locator(".winner .big").first).to_have_text("100123")
     page.get_by_label("Envelope number (1 to 52)").fill(envelope)
     click_step(page, "Choose this envelope")
 
@@ -203,12 +239,14 @@ def test_a_second_browser_on_the_same_step_is_refused(browser, live_server, shoo
     draw = run_draw(event.draws.get(number=1), actor=user, until=DrawState.ANNOUNCED)
     url = reverse("draw_night", args=[draw.pk])
     laptops = []
-    for username in (user.username, other.username):
+    serials = list(Ticket.objects.filter(draw=draw).order_by("seq").values_list("serial", flat=True)[:2])
+    for username, serial in zip((user.username, other.username), serials):
         context = browser.new_context()
         request.addfinalizer(context.close)
         laptop = context.new_page()
         sign_in(laptop, live_server, username, url)
-        laptop.get_by_label("Winning ticket serial").fill(f"SERIAL-{username}")
+        laptop.get_by_label("Serial of the ticket drawn from the container").fill(serial)
+        laptop.get_by_label("The same serial again, to confirm").fill(serial)
         laptops.append(laptop)
 
     # Both press the button at the same moment.
@@ -221,11 +259,11 @@ def test_a_second_browser_on_the_same_step_is_refused(browser, live_server, shoo
     texts = [laptop.locator(".messages").inner_text() for laptop in laptops]
     for n, laptop in enumerate(laptops):
         shoot(laptop, f"laptop-{n + 1}")
-    assert sum("recorded" in t for t in texts) == 1, texts
+    assert sum("Winning ticket" in t for t in texts) == 1, texts
     assert sum("already done by someone else" in t for t in texts) == 1, texts
     draw.refresh_from_db()
     assert draw.state == DrawState.TICKET_DRAWN
-    assert draw.winning_serial in ("SERIAL-sam", "SERIAL-alex")
+    assert draw.winning_serial in serials
 
 
 def test_draw_night_and_the_board_work_without_javascript(browser, live_server, shoot, night_setup, request):
@@ -236,7 +274,7 @@ def test_draw_night_and_the_board_work_without_javascript(browser, live_server, 
     page = context.new_page()
     sign_in(page, live_server, user.username, reverse("draw_night", args=[draw.pk]))
     click_step(page, "Open ticket sales")
-    page.get_by_label("Ticket sales for this draw ($)").fill("640")
+    sell_a_roll(page, first=200001, last=200300, sold_threes=64)  # 192 tickets, $640.00
     click_step(page, "Check the figures")
     click_step(page, "Close sales at $640.00")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Announce the draw")

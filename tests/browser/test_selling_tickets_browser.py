@@ -1,8 +1,5 @@
 """The staff sales page in a real browser (Debian's Chromium), without JavaScript."""
 
-import os
-from pathlib import Path
-
 import pytest
 from django.contrib.auth.models import Group
 
@@ -11,14 +8,6 @@ from raffle import services
 from raffle.models import Sale
 from tests.factories import PASSWORD, LicenceFactory, UserFactory, event_with_draw
 
-ARTIFACTS = Path(os.environ.get("TEST_ARTIFACTS", "test-artifacts"))
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    return {**browser_type_launch_args, "executable_path": "/usr/bin/chromium"}
-
-
 @pytest.fixture
 def browser_context_args(browser_context_args):
     return {**browser_context_args, "java_script_enabled": False}
@@ -26,7 +15,7 @@ def browser_context_args(browser_context_args):
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_a_seller_sells_an_electronic_ticket_from_the_sales_page(live_server, page):  # R:T9 R:T11
+def test_a_seller_sells_an_electronic_ticket_from_the_sales_page(live_server, page, artifacts):  # R:T9 R:T11
     seller = UserFactory(username="pos-seller")
     seller.groups.add(Group.objects.get_or_create(name="seller")[0])
     event = event_with_draw(actor=seller, licence=LicenceFactory(sales_channel=SalesChannel.ELECTRONIC))
@@ -41,13 +30,12 @@ def test_a_seller_sells_an_electronic_ticket_from_the_sales_page(live_server, pa
     page.get_by_label("Price", exact=True).select_option(label="3 for $10.00")
     page.get_by_label("Envelope picked (sealed envelopes only)").select_option(label="Envelope 23")
     page.get_by_label("Point-of-sale device or seller").fill("Tablet at the Legion")
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "sales-page.png"), full_page=True)
+    page.screenshot(path=str(artifacts / "sales-page.png"), full_page=True)
     page.get_by_role("button", name="Sell").click()
 
     assert page.get_by_text("Sold 3 ticket(s) for $10.00").is_visible()
     assert page.get_by_text("E001-0000001, E001-0000002, E001-0000003").is_visible()
     assert page.get_by_role("button", name="Void the sale").count() == 0  # voids are for draw staff
-    page.screenshot(path=str(ARTIFACTS / "sale-detail.png"), full_page=True)
+    page.screenshot(path=str(artifacts / "sale-detail.png"), full_page=True)
     sale = Sale.objects.get()
     assert (sale.purchaser_name, sale.envelope_pick, sale.device) == ("Robin Lakeside", 23, "Tablet at the Legion")

@@ -2,7 +2,6 @@
 without JavaScript-only controls and without the admin. Screenshots go to
 test-artifacts/."""
 
-import pathlib
 import re
 
 import pytest
@@ -13,18 +12,9 @@ from core import roles
 from licensing.models import Deposit, IssuedReport
 from tests.factories import PASSWORD, MemberFactory, UserFactory, event_with_closed_draws
 
-ARTIFACTS = pathlib.Path(__file__).resolve().parent.parent / "test-artifacts"
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    return {**browser_type_launch_args, "executable_path": "/usr/bin/chromium"}
-
-
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_treasurer_reconciles_a_deposit_and_issues_the_four_draw_report(live_server, page):  # R:L12 R:R1
-    ARTIFACTS.mkdir(exist_ok=True)
+def test_treasurer_reconciles_a_deposit_and_issues_the_four_draw_report(live_server, page, artifacts):  # R:L12 R:R1
     treasurer = UserFactory(username="pat", is_staff=True)
     treasurer.groups.add(Group.objects.get(name=roles.TREASURER))
     event, draws = event_with_closed_draws(["795.00", "430.00", "405.00", "385.00"], actor=treasurer)
@@ -51,12 +41,12 @@ def test_treasurer_reconciles_a_deposit_and_issues_the_four_draw_report(live_ser
     page.get_by_role("button", name="Record the deposit").click()
     assert page.get_by_text("Deposit recorded.").is_visible()
     assert page.locator("td strong.error", has_text="short").count() == 1
-    page.screenshot(path=str(ARTIFACTS / "treasury-deposits.png"), full_page=True)
+    page.screenshot(path=str(artifacts / "treasury-deposits.png"), full_page=True)
     assert Deposit.objects.get().amount == 700
 
     page.get_by_role("link", name="Reports and deadlines").click()
     assert page.get_by_text(re.compile("not reconciled with the deposits")).is_visible()
     page.get_by_role("button", name="Issue PDF").click()
     assert page.get_by_text(re.compile("issued and kept; SHA-256")).is_visible()
-    page.screenshot(path=str(ARTIFACTS / "treasury-overview.png"), full_page=True)
+    page.screenshot(path=str(artifacts / "treasury-overview.png"), full_page=True)
     assert IssuedReport.objects.get().generated_by == treasurer

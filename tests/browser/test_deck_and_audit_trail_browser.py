@@ -1,7 +1,6 @@
 """The auditor's screens in a real browser (Debian's Chromium through
-Playwright): the public deck page and the audit trail, without JavaScript."""
-
-from pathlib import Path
+Playwright, set up in tests/browser/conftest.py): the public deck page and the
+audit trail, without JavaScript. Screenshots go to test-artifacts/."""
 
 import pytest
 from django.contrib.auth.models import Group
@@ -10,14 +9,7 @@ from core import roles
 from raffle.models import DrawState
 from tests.factories import PASSWORD, UserFactory, event_with_draw, run_draw
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    return {**browser_type_launch_args, "executable_path": "/usr/bin/chromium"}
 
 
 @pytest.fixture
@@ -25,12 +17,7 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "java_script_enabled": False}
 
 
-def _shot(page, name):
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def test_anyone_can_check_the_deck_on_the_public_page(live_server, page):  # R:E4
+def test_anyone_can_check_the_deck_on_the_public_page(live_server, page, shoot):  # R:E4
     staff = UserFactory(is_staff=True)
     event = event_with_draw(actor=staff, deck_kind="electronic")
     draw = run_draw(event.draws.get(number=1), actor=staff, until=DrawState.CARD_REVEALED)
@@ -40,10 +27,10 @@ def test_anyone_can_check_the_deck_on_the_public_page(live_server, page):  # R:E
     row = page.get_by_role("row").filter(has_text=draw.envelope.commitment.commitment)
     assert "matches" in row.inner_text() and draw.envelope.card in row.inner_text()
     assert page.get_by_role("cell", name="secret until opened").count() == 51
-    _shot(page, "deck-verification")
+    shoot(page, "deck-verification")
 
 
-def test_the_auditor_signs_in_and_sees_the_trail_intact(live_server, page):  # R:D7
+def test_the_auditor_signs_in_and_sees_the_trail_intact(live_server, page, shoot):  # R:D7
     auditor = UserFactory(is_staff=True)
     auditor.groups.add(Group.objects.get(name=roles.AUDITOR))
     event_with_draw(actor=auditor)
@@ -54,4 +41,4 @@ def test_the_auditor_signs_in_and_sees_the_trail_intact(live_server, page):  # R
     assert page.get_by_role("heading", name="Audit trail").is_visible()
     assert "Intact," in page.inner_text("main")
     assert page.get_by_role("cell", name="core.user.login").count() >= 1
-    _shot(page, "audit-trail")
+    shoot(page, "audit-trail")
