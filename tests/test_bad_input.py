@@ -18,7 +18,7 @@ from core.twofactor import TokenForm
 from licensing.models import BonaFideMember
 from raffle import forms as raffle_forms
 from raffle import services
-from raffle.models import Draw, DrawState
+from raffle.models import Draw, DrawState, Ticket
 from tests.factories import event_with_draw, login_verified, run_draw, user_with_role
 
 SCRIPT = '<script>alert("ace")</script>'
@@ -161,8 +161,11 @@ def test_script_in_names_is_shown_as_text_on_pages_and_in_the_records(client, se
     event = event_with_draw(actor=staff, name=f"Lions {SCRIPT}")
     draw = run_draw(event.draws.get(number=1), actor=staff, until=DrawState.SALES_CLOSED)
     services.draw_announce(actor=staff, draw=draw)
+    # A paper draw's winning ticket is a sold ticket of the draw, its serial typed twice (#3).
+    serial = Ticket.objects.filter(draw=draw).order_by("seq").values_list("serial", flat=True).first()
     services.draw_record_winning_ticket(actor=staff, draw=Draw.objects.get(pk=draw.pk),
-                                        serial="T00001", winner_name=SCRIPT)
+                                        serial=serial, serial_again=serial, winner_name=SCRIPT)
+    assert Draw.objects.get(pk=draw.pk).winner_name == SCRIPT
     client.force_login(staff)
     pages = [reverse("home"), reverse("event_detail", args=[event.pk]),
              reverse("admin:raffle_event_changelist"), reverse("admin:raffle_draw_changelist"),

@@ -25,7 +25,7 @@ from raffle.models import Draw, PrizeKind
 from raffle.reports.builders import available_periods, final_report, four_draw_report
 from raffle.reports.deadlines import deadlines_ics, event_deadlines
 from raffle.reports.render import final_csv, final_pdf, four_draw_csv, four_draw_pdf
-from raffle.services import deposit_cover_draws, prize_payment_record
+from raffle.services import deposit_cover_draws, prize_payment_record, registrar_notification_record
 from tests.factories import UserFactory, event_with_closed_draws, run_draw, trust_account_for
 
 SALES = ["795.00", "430.00", "405.00", "385.00"]
@@ -131,7 +131,13 @@ def test_final_report_shows_the_financial_report_winners_and_donated_prizes(trea
                    approved_use=hospice)
     donated_prize_record(actor=treasurer, licence=licence, description="Hockey tickets", donor="Attack",
                          value="250.00", received_on=day)
+    # The Registrar issues register (#5, R:D6) is on this system: the report lists its entries.
+    registrar_notification_record(actor=treasurer, event=event, occurred_on=day, kind="deck_or_envelope",
+                                  description="Envelope 12 found unsealed", method="email",
+                                  notified_at=timezone.now())
     report = final_report(event)
+    assert report.compliance_register
+    assert report.compliance_issues == [f"Problem with the deck or envelopes on {day:%Y-%m-%d}"]
     gross = Decimal("2515.00")
     prizes = Decimal("403.00") + Decimal("100.00") + report.jackpot_awarded
     assert report.jackpot_awarded == Decimal("754.50")  # 604.50 + 150.00
@@ -143,12 +149,14 @@ def test_final_report_shows_the_financial_report_winners_and_donated_prizes(trea
     assert report.due_on == day + datetime.timedelta(days=30)
     text = " ".join(pdf_text(final_pdf(report)).split())
     for figure in ("2,515.00", "754.50", "Palliative care beds", "Hockey tickets", "250.00",
-                   "Ticket printing", report.due_on.isoformat(), "Draws and winners", "No register on this system"):
+                   "Ticket printing", report.due_on.isoformat(), "Draws and winners", "Compliance issues register",
+                   f"Problem with the deck or envelopes on {day:%Y-%m-%d}"):
         assert figure in text, figure
     csv = final_csv(report)
     assert f"net_proceeds,{report.net_proceeds}" in csv
     assert "donated_prizes_not_deducted,250.00" in csv
     assert "<svg" in report.chart_svg and "Draw 5" in report.chart_svg
+    assert "No register on this system" not in text and "No issue was notified" not in text
 
 
 def test_issued_report_is_kept_with_its_sha256_who_and_when(closed, treasurer):  # R:R1

@@ -16,6 +16,7 @@ from django.utils.html import format_html
 
 from core.admin import ReadOnlyAdminMixin, run_service
 from core.errors import DomainError
+from core.privacy import contact_for, may_see_contact
 from raffle import services
 from raffle.forms import PaperWinningTicketForm
 from raffle.models import Draw, DrawPool, Sale, Ticket, TicketRoll, WinnerSelection
@@ -88,8 +89,29 @@ class SaleAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     show_full_result_count = False
     paginator = CappedCountPaginator
 
+    def get_search_fields(self, request):
+        """Searching by contact would confirm a purchaser's phone or e-mail to
+        a role that sees it masked."""
+        if may_see_contact(request.user):
+            return self.search_fields
+        return [f for f in self.search_fields if f != "purchaser_contact"]
+
+    def _fields(self, request):
+        """Every field, the purchaser's contact as this user may see it
+        (core.privacy): masked for draw staff and auditors."""
+        if not hasattr(request, "_sale_admin_fields"):
+            def purchaser_contact(obj):
+                return contact_for(request.user, obj.purchaser_contact)
+            purchaser_contact.short_description = "purchaser contact"
+            request._sale_admin_fields = [purchaser_contact if f.name == "purchaser_contact" else f.name
+                                          for f in Sale._meta.fields]
+        return request._sale_admin_fields
+
+    def get_fields(self, request, obj=None):
+        return self._fields(request)
+
     def get_readonly_fields(self, request, obj=None):
-        return [f.name for f in Sale._meta.fields]
+        return self._fields(request)
 
 
 @admin.register(TicketRoll)

@@ -153,8 +153,8 @@ def sale_detail(request, sale_id: int):
         "can_void": roles.user_has_role(request.user, *VOID_ROLES)})
 
 
+@roles.role_required(*SALES_ROLES)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
-@roles.role_required(*SALES_ROLES)
 def sale_ticket_pdf(request, sale_id: int):
     sale = get_object_or_404(Sale, pk=sale_id)
     try:
@@ -168,8 +168,8 @@ def sale_ticket_pdf(request, sale_id: int):
     return pdf_response(pdf, f"ticket-{sale.draw.number}-{sale.pk}{'-reprint' if reprint else ''}.pdf")
 
 
+@roles.role_required(*VOID_ROLES)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
-@roles.role_required(*VOID_ROLES)
 def sale_void(request, sale_id: int):
     sale = get_object_or_404(Sale, pk=sale_id)
     form = VoidForm(request.POST)

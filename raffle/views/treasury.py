@@ -116,8 +116,8 @@ def deposits(request, event_id: int):
     ))
 
 
+@role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
-@role_required(*WRITE)
 def account_open(request, event_id: int):
     event = _event(event_id)
     form = tf.TrustAccountForm(request.POST, licence=event.licence)
@@ -128,8 +128,8 @@ def account_open(request, event_id: int):
         done="Trust account recorded.", back=reverse("treasury_deposits", args=[event.pk]))
 
 
+@role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
-@role_required(*WRITE)
 def account_officers(request, event_id: int):
     event = _event(event_id)
     account = trust_account_of(event)
@@ -141,8 +141,8 @@ def account_officers(request, event_id: int):
         done="Signing officers updated.", back=reverse("treasury_deposits", args=[event.pk]))
 
 
+@role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
-@role_required(*WRITE)
 def deposit_add(request, event_id: int):
     event = _event(event_id)
     form = tf.DepositForm(request.POST, request.FILES, event=event)
@@ -163,8 +163,8 @@ def deposit_add(request, event_id: int):
     return _write(request, form, call, done="Deposit recorded.", back=back)
 
 
+@role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
-@role_required(*WRITE)
 def deposit_cover(request, event_id: int, deposit_id: int):
     event = _event(event_id)
     deposit = get_object_or_404(Deposit, pk=deposit_id, account__licence=event.licence)
@@ -199,8 +199,8 @@ def prizes(request, event_id: int):
     ))
 
 
+@role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
-@role_required(*WRITE)
 def prize_pay(request, event_id: int):
     event = _event(event_id)
     form = tf.PrizePaymentForm(request.POST, event=event)
@@ -209,8 +209,8 @@ def prize_pay(request, event_id: int):
         paid_on=d["paid_on"], payee=d["payee"]), done="Payment recorded.", back=reverse("treasury_prizes", args=[event.pk]))
 
 
+@role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
-@role_required(*WRITE)
 def prize_unclaimed(request, event_id: int):
     event = _event(event_id)
     form = tf.UnclaimedForm(request.POST, event=event)
@@ -219,8 +219,8 @@ def prize_unclaimed(request, event_id: int):
         done="Prize held in trust as unclaimed.", back=reverse("treasury_prizes", args=[event.pk]))
 
 
+@role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
-@role_required(*WRITE)
 def prize_attempt(request, event_id: int, prize_id: int):
     event = _event(event_id)
     prize = get_object_or_404(UnclaimedPrize, pk=prize_id, draw__event=event)
@@ -230,8 +230,8 @@ def prize_attempt(request, event_id: int, prize_id: int):
         done="Attempt logged.", back=reverse("treasury_prizes", args=[event.pk]))
 
 
+@role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
-@role_required(*WRITE)
 def prize_to_proceeds(request, event_id: int, prize_id: int):
     event = _event(event_id)
     prize = get_object_or_404(UnclaimedPrize, pk=prize_id, draw__event=event)
@@ -257,8 +257,8 @@ def spending(request, event_id: int):
     ))
 
 
+@role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
-@role_required(*WRITE)
 def use_add(request, event_id: int):
     event = _event(event_id)
     form = tf.ApprovedUseForm(request.POST, request.FILES)
@@ -269,8 +269,8 @@ def use_add(request, event_id: int):
         done="Approved use recorded.", back=reverse("treasury_spending", args=[event.pk]))
 
 
+@role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
-@role_required(*WRITE)
 def expense_add(request, event_id: int):
     event = _event(event_id)
     form = tf.ExpenseForm(request.POST, licence=event.licence)
@@ -280,8 +280,8 @@ def expense_add(request, event_id: int):
         reference=d["reference"]), done="Payment recorded.", back=reverse("treasury_spending", args=[event.pk]))
 
 
+@role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
-@role_required(*WRITE)
 def donated_add(request, event_id: int):
     event = _event(event_id)
     form = tf.DonatedPrizeForm(request.POST)
@@ -322,8 +322,8 @@ def report_view(request, event_id: int, kind: str, file_format: str, period: int
     return _send(content, filename, file_format)
 
 
+@role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
-@role_required(*WRITE)
 def report_issue(request, event_id: int):
     """Generate a report and keep the file with its SHA-256, who and when."""
     event = _event(event_id)
