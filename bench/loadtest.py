@@ -15,10 +15,11 @@ server in the same run; `--record` appends them to docs/benchmarks.md.
 A scenario is a function returning a `Scenario`: how one user prepares (e.g.
 fetch a form's CSRF token), what its i-th request is, and what to check
 afterwards in the database (no error, no duplicate). To load-test a new page,
-write one such function and add it to SCENARIOS. The staff sales page (#3)
-plugs in as `sales_scenario` below: GET the sale form once per seller for its
-CSRF token, POST a sale per request, and check afterwards that every ticket
-serial is unique and that the number of tickets equals the successful POSTs.
+write one such function and add it to the list in main(). The staff sales
+page runs as `sales_scenario`: an electronic-sales event is set up with draw 1
+selling, each seller GETs the sale form once for its CSRF token and POSTs one
+sale per request, and afterwards every ticket serial must be unique and the
+number of tickets must equal the successful POSTs.
 """
 
 import argparse
@@ -116,6 +117,7 @@ def licence_add_scenario(organisation_id: int) -> Scenario:
             "csrfmiddlewaretoken": token, "number": f"LOAD-{user:02d}-{i:05d}",
             "organisation": organisation_id, "authority_kind": "agco", "authority_name": "AGCO",
             "sales_channel": "paper_stub", "prize_board": "50000.00", "fee_rate_percent": "1.00",
+            "fee_collection": "each_report",
             "issued_on": today.isoformat(),
             "expires_on": (today + datetime.timedelta(days=300)).isoformat(),
         }
@@ -133,29 +135,50 @@ print(json.dumps({"made": rows.count(), "duplicates": dupes}))
                     check=check)
 
 
-def sales_scenario(event_id: int) -> Scenario:  # pragma: no cover - needs the sales page (#3)
-    """The staff sales page: eight sellers selling at once. Plug-in once #3
-    has landed: adjust the URL and fields to the sale form; the check is the
-    one the issue asks for (no error, no duplicate serial)."""
+def sales_scenario(draw_id: int) -> Scenario:
+    """The staff sales page for electronic in-person sales (#3): eight sellers
+    selling at once, one ticket a sale, each on its own device. The check is
+    the one the issue asks for: no error, no duplicate serial, no lost sale."""
 
     def prepare(client, user):
-        return client.csrf_token(f"/events/{event_id}/sell/")
+        return client.csrf_token(f"/draws/{draw_id}/sales/")
 
     def request(client, token, user, i):
-        return "POST", f"/events/{event_id}/sell/", {
-            "csrfmiddlewaretoken": token, "quantity": "1", "purchaser_name": f"Buyer {user}-{i}",
-            "purchaser_phone": "613-555-0142", "payment": "cash"}
+        return "POST", f"/draws/{draw_id}/sales/", {
+            "csrfmiddlewaretoken": token, "tier": "1", "units": "1",
+            "purchaser_name": f"Buyer {user}-{i}", "purchaser_contact": "613-555-0142",
+            "envelope_pick": str((user * 7 + i) % 52 + 1), "device": f"POS-{user}"}
 
     def check(expected):
         return django_check(f"""
 from django.db.models import Count
 from raffle.models import Ticket
-dupes = Ticket.objects.values("event_id", "serial").annotate(n=Count("id")).filter(n__gt=1).count()
-made = Ticket.objects.filter(event_id={event_id}).count()
-print(json.dumps({{"made": made, "duplicates": dupes}}))
+tickets = Ticket.objects.filter(draw_id={draw_id})
+dupes = tickets.values("licence_id", "serial").annotate(n=Count("id")).filter(n__gt=1).count()
+print(json.dumps({{"made": tickets.count(), "duplicates": dupes}}))
 """, expected)
 
-    return Scenario("write: POST sale", prepare, request, ok_statuses=(302,), check=check)
+    return Scenario("write: POST sale (electronic, 1 ticket)", prepare, request, ok_statuses=(302,),
+                    check=check)
+
+
+def electronic_event_selling() -> int:
+    """An AGCO electronic-sales event with draw 1 selling; returns the draw's id."""
+    out = django_run("""
+from django.core.management import call_command
+from raffle import services
+from raffle.models import Event
+call_command("setup_event", "--licence", "ELECTRONIC-1", "--organisation", "Load Test Food Bank",
+             "--authority", "agco", "--authority-name", "AGCO", "--channel", "electronic",
+             "--prize-board", "1000000", "--ticket-price", "5", "--purpose", "relief_of_poverty",
+             "--active-since", "2015-01-01", "--non-profit-evidence", "Letters patent 1234567",
+             "--location-evidence", "12 Bank Street, Ottawa", "--activity-evidence", "Annual reports",
+             stdout=open("/dev/null", "w"))
+draw = Event.objects.get(licence__number="ELECTRONIC-1").draws.get(number=1)
+services.draw_open_sales(actor=None, draw=draw)
+print(json.dumps({"draw": draw.pk}))
+""")
+    return json.loads(out)["draw"]
 
 
 # --- the run -----------------------------------------------------------------------
@@ -347,6 +370,7 @@ def main():
         manage("load_demo")
         manage("collectstatic", "--noinput")
         sessions, ids = make_sessions(args.users)
+        sales_draw = electronic_event_selling()
         server = subprocess.Popen([PY, "-m", "gunicorn", "-c", "config/gunicorn.conf.py",
                                    "config.wsgi"], cwd=ROOT, env=ENV,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -356,7 +380,7 @@ def main():
             warm.request("GET", "/healthz")
             warm.request("GET", f"/events/{ids['event']}/")
         scenarios = [baseline_scenario(), event_page_scenario(ids["event"]),
-                     licence_add_scenario(ids["organisation"])]
+                     licence_add_scenario(ids["organisation"]), sales_scenario(sales_draw)]
         results = []
         for scenario in scenarios:
             print(f"  {scenario.name}...", flush=True)
