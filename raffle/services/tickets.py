@@ -12,16 +12,18 @@ import datetime
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Max
+from django.db.models import Max, Sum
 from django.utils import timezone
 
 from core.audit import audit_record
+from core.money import ZERO
 from licensing.models import SalesChannel
 from raffle.errors import EventConcluded, RaffleError
 from raffle.models import (
     Draw,
     DrawState,
     Envelope,
+    Event,
     EventStatus,
     PriceTier,
     RollKind,
@@ -30,6 +32,7 @@ from raffle.models import (
     TicketRoll,
 )
 from raffle.services.pool import normalise_serial
+from raffle.services.prize_board import prize_board_check
 
 # The most serials one roll, book or import may carry.
 MAX_BATCH = 2_000_000
@@ -52,7 +55,11 @@ class SaleLine:
 
 
 def _lock_selling_draw(draw: Draw) -> Draw:
-    draw = Draw.objects.select_for_update().select_related("event__licence").get(pk=draw.pk)
+    """Lock and re-read the event, then the draw (the order every draw service
+    uses): the prize board guard reads the event's committed prizes (L3)."""
+    event = Event.objects.select_for_update().select_related("licence").get(pk=draw.event_id)
+    draw = Draw.objects.select_for_update().get(pk=draw.pk)
+    draw.event = event
     if draw.event.status == EventStatus.CONCLUDED:  # R:P4
         raise EventConcluded(f"{draw.event} is concluded; nothing more can be sold under this licence.",
                              rule="P4")
@@ -169,6 +176,9 @@ def _record(*, actor, draw: Draw, channel: str, lines: list[SaleLine], needs_pur
     if taken:  # R:T3
         raise RaffleError(f"Ticket {taken[0]} is already sold under this licence; a serial is sold once "
                           "across all draws.", rule="T3")
+    # R:L3 the draw's valid sales so far plus these must keep the prizes within the prize board.
+    sold = Sale.objects.filter(draw=draw, voided_at__isnull=True).aggregate(s=Sum("amount"))["s"] or ZERO
+    prize_board_check(event=draw.event, extra_sales=sold + sum((s.amount for s in sales), ZERO))
     Sale.objects.bulk_create(sales, batch_size=5000)
     rows = []
     for sale, serials in zip(sales, serial_lists):
@@ -253,8 +263,6 @@ def roll_issue(*, actor, draw: Draw, seller_name: str, first_serial, last_serial
                kind: str = RollKind.ROLL) -> TicketRoll:
     """Issue a roll (or a book of stubs) with a serial range to a named seller
     for one draw (T7, L13). Ranges never overlap within a licence (T3)."""
-    from raffle.models import Event
-
     event = Event.objects.select_for_update().select_related("licence").get(pk=draw.event_id)
     draw = Draw.objects.select_for_update().get(pk=draw.pk)
     if event.status == EventStatus.CONCLUDED:  # R:P4
