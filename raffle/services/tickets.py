@@ -70,6 +70,22 @@ def _lock_selling_draw(draw: Draw) -> Draw:
     return draw
 
 
+def _check_bingo_sale(draw: Draw, *, channel: str, place: str = "") -> dict:
+    """R:T12 a bingo revenue model event sells stub tickets only, inside its
+    bingo hall only. Returns what the sale's audit entry records of it."""
+    event = draw.event
+    if not event.is_bingo:
+        return {}
+    hall = event.draw_place.strip()
+    if channel != SalesChannel.PAPER_STUB:
+        raise RaffleError(f"{event} is a bingo revenue model event: it sells stub tickets only, inside "
+                          f"{hall}; {SalesChannel(channel).label.lower()} cannot be sold for it.", rule="T12")
+    if place.strip() and " ".join(place.split()).casefold() != " ".join(hall.split()).casefold():
+        raise RaffleError(f"{event} is a bingo revenue model event: its tickets are sold inside {hall} only, "
+                          f"not at {place.strip()}.", rule="T12")
+    return {"place": hall}
+
+
 def _whole(value, what: str) -> int:
     try:
         number = int(str(value).strip())
@@ -210,15 +226,18 @@ def _audit_sales(*, actor, draw: Draw, sales: list[Sale], action: str, data: dic
 @transaction.atomic
 def ticket_sell(*, actor, draw: Draw, tier_quantity, units=1, purchaser_name: str = "",
                 purchaser_contact: str = "", envelope_pick=None, device: str = "",
-                serials: list | None = None) -> Sale:
+                serials: list | None = None, place: str = "") -> Sale:
     """Sell one tier (e.g. 3 for $10, `units` times) on the licence's channel.
 
     Electronic and online: serials are generated, the device is recorded (T11).
     Paper stub: the stub serials are typed and must lie in a book issued for
-    this draw. Stub and electronic: purchaser and envelope pick (T9).
+    this draw. Stub and electronic: purchaser and envelope pick (T9). A bingo
+    revenue model event sells stubs inside its hall only (`place`, when the
+    seller gives it, must be that hall; T12).
     """
     draw = _lock_selling_draw(draw)
     channel = draw.event.licence.sales_channel
+    bingo = _check_bingo_sale(draw, channel=channel, place=place)
     if channel == SalesChannel.PAPER_ROLL:
         raise RaffleError("Roll tickets are recorded when the seller returns the roll (the sold part of "
                           "the serial range), not one by one.")
@@ -236,7 +255,7 @@ def ticket_sell(*, actor, draw: Draw, tier_quantity, units=1, purchaser_name: st
                     purchaser_contact=purchaser_contact, envelope_pick=envelope_pick, device=device)
     [sale] = _record(actor=actor, draw=draw, channel=channel, lines=[line], needs_purchaser=True)
     _audit_sales(actor=actor, draw=draw, sales=[sale], action="raffle.ticket.sell",
-                 data={"serials": [t for t in sale.tickets.values_list("serial", flat=True)]})
+                 data={"serials": [t for t in sale.tickets.values_list("serial", flat=True)], **bingo})
     return sale
 
 
@@ -275,6 +294,9 @@ def roll_issue(*, actor, draw: Draw, seller_name: str, first_serial, last_serial
         raise RaffleError("Name the seller the roll is issued to; every roll is accounted for.", rule="L13")
     if kind not in RollKind.values:
         raise RaffleError("A roll is a 'roll' or a 'book'.")
+    if event.is_bingo and kind != RollKind.BOOK:  # R:T12
+        raise RaffleError(f"{event} is a bingo revenue model event: it sells stub tickets only; issue a book "
+                          "of stubs, not a roll.", rule="T12")
     first, last = _check_serial_range(first_serial, last_serial)
     clash = TicketRoll.objects.filter(licence_id=event.licence_id, first_serial__lte=last,
                                       last_serial__gte=first).select_related("draw").first()
@@ -327,6 +349,7 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
     if counted != sold:
         raise RaffleError(f"{roll}: serials {roll.first_serial}–{first_unsold - 1} are {sold} sold tickets, but "
                           f"the sales counted add up to {counted}. Recount the stubs and the cash.", rule="L13")
+    _check_bingo_sale(draw, channel=SalesChannel.PAPER_ROLL)  # R:T12
     # R:T3 the roll's range was checked against every roll of the licence at issue;
     # the database constraint still guards every serial.
     sales = _record(actor=actor, draw=draw, channel=SalesChannel.PAPER_ROLL, lines=lines,
@@ -373,6 +396,7 @@ def tickets_import(*, actor, draw: Draw, device: str, lines: list[SaleLine]) -> 
     channel = draw.event.licence.sales_channel
     if channel not in (SalesChannel.ELECTRONIC, SalesChannel.ONLINE):
         raise RaffleError("Only electronic or online sales are imported from a device.", rule="L5")
+    _check_bingo_sale(draw, channel=channel)  # R:T12
     if not device.strip():
         raise RaffleError("Name the device the sales come from.", rule="T11")
     for line in lines:
