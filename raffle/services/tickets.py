@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from core.audit import audit_record
 from core.money import ZERO
-from licensing.models import SalesChannel
+from licensing.models import AmendmentStatus, LicenceAmendment, SalesChannel
 from raffle.errors import EventConcluded, RaffleError
 from raffle.models import (
     Draw,
@@ -68,6 +68,29 @@ def _lock_selling_draw(draw: Draw) -> Draw:
         raise RaffleError(f"Sales for draw {draw.number} {when}; a ticket is sold only for a draw whose "
                           "sales are open.", rule="T4")
     return draw
+
+
+def _pending_amendment(draw: Draw) -> LicenceAmendment | None:
+    """R:L5 an approved amendment of the licence's channel that does not yet
+    apply to this draw: it takes effect for draws on or after its effective day."""
+    licence = draw.event.licence
+    return LicenceAmendment.objects.filter(
+        licence=licence, status=AmendmentStatus.APPROVED, to_channel=licence.sales_channel,
+        effective_on__gt=timezone.localdate(draw.scheduled_at)).order_by("effective_on").first()
+
+
+def draw_sales_channel(draw: Draw) -> str:
+    """R:L5 the channel a draw sells on: the licence's, except that draws
+    before an approved amendment's effective day keep the channel it replaced."""
+    pending = _pending_amendment(draw)
+    return pending.from_channel if pending else draw.event.licence.sales_channel
+
+
+def _refuse_before_amendment(draw: Draw, pending: LicenceAmendment) -> None:
+    raise RaffleError(
+        f"Draw {draw.number} is on {timezone.localdate(draw.scheduled_at):%Y-%m-%d}, before the amendment to "
+        f"{pending.get_to_channel_display().lower()} takes effect on {pending.effective_on:%Y-%m-%d}; sell "
+        f"its tickets as {pending.get_from_channel_display().lower()}.", rule="L5")
 
 
 def _check_bingo_sale(draw: Draw, *, channel: str, place: str = "") -> dict:
@@ -236,8 +259,13 @@ def ticket_sell(*, actor, draw: Draw, tier_quantity, units=1, purchaser_name: st
     seller gives it, must be that hall; T12).
     """
     draw = _lock_selling_draw(draw)
-    channel = draw.event.licence.sales_channel
+    # R:L5 a draw before an approved amendment's effective day still sells on the
+    # channel it replaced (stub serials typed); its electronic sales are refused.
+    pending = _pending_amendment(draw)
+    channel = pending.from_channel if pending and serials else draw.event.licence.sales_channel
     bingo = _check_bingo_sale(draw, channel=channel, place=place)
+    if pending and not serials:
+        _refuse_before_amendment(draw, pending)
     if channel == SalesChannel.PAPER_ROLL:
         raise RaffleError("Roll tickets are recorded when the seller returns the roll (the sold part of "
                           "the serial range), not one by one.")
@@ -288,8 +316,10 @@ def roll_issue(*, actor, draw: Draw, seller_name: str, first_serial, last_serial
         raise EventConcluded(f"{event} is concluded; no more tickets can be issued.", rule="P4")
     if draw.state not in (DrawState.SCHEDULED, DrawState.SELLING):
         raise RaffleError(f"Sales for draw {draw.number} are closed; issue rolls for a later draw.", rule="T4")
-    if not event.licence.is_paper:
-        raise RaffleError("This licence sells electronically; rolls and books are for paper tickets.", rule="L5")
+    draw.event = event
+    if draw_sales_channel(draw) not in (SalesChannel.PAPER_ROLL, SalesChannel.PAPER_STUB):  # R:L5
+        raise RaffleError(f"Draw {draw.number} sells electronically; rolls and books are for paper tickets.",
+                          rule="L5")
     if not (seller_name or "").strip():
         raise RaffleError("Name the seller the roll is issued to; every roll is accounted for.", rule="L13")
     if kind not in RollKind.values:
@@ -394,9 +424,12 @@ def tickets_import(*, actor, draw: Draw, device: str, lines: list[SaleLine]) -> 
     sale with its purchaser and envelope pick; serials are generated."""
     draw = _lock_selling_draw(draw)
     channel = draw.event.licence.sales_channel
+    _check_bingo_sale(draw, channel=channel)  # R:T12
+    pending = _pending_amendment(draw)
+    if pending:  # R:L5 electronic sales only for draws from the effective day
+        _refuse_before_amendment(draw, pending)
     if channel not in (SalesChannel.ELECTRONIC, SalesChannel.ONLINE):
         raise RaffleError("Only electronic or online sales are imported from a device.", rule="L5")
-    _check_bingo_sale(draw, channel=channel)  # R:T12
     if not device.strip():
         raise RaffleError("Name the device the sales come from.", rule="T11")
     for line in lines:
