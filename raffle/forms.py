@@ -89,10 +89,31 @@ class DestructionForm(forms.Form):
 
 class MustGoRedrawForm(DestructionForm):
     """R:P7 in a must-go final draw, a card that is not the ace is destroyed
-    and the next winning ticket drawn."""
+    and the next winning ticket drawn the way the draw's first one was: the
+    subclasses below, for paper (container, D2) and for the RNG (D5)."""
+
+
+class PaperMustGoRedrawForm(MustGoRedrawForm):
+    """R:D2 the next ticket drawn from the container, its serial typed twice."""
 
     serial = forms.CharField(label="Next winning ticket serial", max_length=40)
-    winner_name = forms.CharField(label="Its holder's name", max_length=150, required=False)
+    serial_again = forms.CharField(label="The same serial again, to confirm", max_length=40)
+    winner_name = forms.CharField(label="Its holder's name", max_length=150, required=False,
+                                  help_text="Roll tickets only; stub tickets carry the purchaser's name.")
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("serial") and cleaned.get("serial_again") and \
+                cleaned["serial"].strip().upper() != cleaned["serial_again"].strip().upper():
+            raise forms.ValidationError("The two serials do not match; read the ticket again.")
+        return cleaned
+
+
+class RngMustGoRedrawForm(MustGoRedrawForm):
+    """R:D5 the system draws the next winning ticket with its cryptographic RNG."""
+
+    confirm = forms.BooleanField(
+        label="I confirm the card is destroyed: draw the next winning ticket now", required=True)
 
 
 class ConfirmForm(forms.Form):

@@ -9,9 +9,10 @@ from raffle.forms import (
     ConfirmForm,
     DestructionForm,
     ImportedCloseSalesForm,
-    MustGoRedrawForm,
     PaperCloseSalesForm,
+    PaperMustGoRedrawForm,
     PaperWinningTicketForm,
+    RngMustGoRedrawForm,
     RngWinningTicketForm,
     WinningTicketForm,
 )
@@ -23,7 +24,9 @@ def step_form_class(draw: Draw):
     if draw.state == DrawState.CARD_REVEALED:
         if draw.is_ace:
             return ConfirmForm
-        return MustGoRedrawForm if draw.must_go else DestructionForm  # R:P7
+        if not draw.must_go:
+            return DestructionForm
+        return RngMustGoRedrawForm if draws_by_rng(draw.event) else PaperMustGoRedrawForm  # R:P7
     if draw.state == DrawState.SELLING:
         if draw.is_imported:
             return ImportedCloseSalesForm
@@ -82,7 +85,8 @@ def perform_next_step(*, actor, draw: Draw, cleaned: dict) -> tuple[Draw, str]:
         draw = services.draw_must_go_redraw(
             actor=actor, draw=draw, destroyed_by=cleaned["destroyed_by"], verified_by=cleaned["verified_by"],
             destroyer_password=cleaned["destroyer_password"], verifier_password=cleaned["verifier_password"],
-            serial=cleaned["serial"], winner_name=cleaned.get("winner_name", ""),
+            serial=cleaned.get("serial", ""), serial_again=cleaned.get("serial_again"),
+            winner_name=cleaned.get("winner_name", ""),
         )
         return draw, (f"Card destruction logged. Must-go final draw: ticket {draw.winning_serial} drawn; "
                       "its holder chooses an envelope.")

@@ -6,10 +6,10 @@ import pytest
 
 from core.audit import audit_verify
 from core.models import AuditEntry
-from licensing.models import LicenceStatus
+from licensing.models import LicenceStatus, SalesChannel
 from raffle import services, steps
 from raffle.errors import RaffleError, TransitionNotAllowed
-from raffle.forms import MustGoRedrawForm
+from raffle.forms import PaperMustGoRedrawForm, RngMustGoRedrawForm
 from raffle.models import (
     DRAW_TRANSITIONS,
     CardDestruction,
@@ -20,8 +20,10 @@ from raffle.models import (
     MustGoPayout,
     MustGoReason,
     MustGoTicket,
+    SelectionMethod,
+    Ticket,
 )
-from tests.factories import SIGNATURES, event_with_draw, members_for, run_draw
+from tests.factories import SIGNATURES, LicenceFactory, event_with_draw, members_for, run_draw
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -35,16 +37,29 @@ def _must_go_event(user, payout=MustGoPayout.SHARE_NON_ACE, sales="1000.10"):
     return event, draw
 
 
-def _play_until_ace(draw, user, members):
-    """Three non-ace envelopes (10, 11, 12), then the ace in envelope 13."""
+def _serials(draw, count=None):
+    """The serials of the draw's real tickets, in the order they were sold."""
+    serials = list(Ticket.objects.filter(draw=draw).order_by("seq").values_list("serial", flat=True))
+    return serials[:count] if count else serials
+
+
+def _redraw(draw, user, members, serial, **kwargs):
     destroyer, verifier = members
-    draw = services.draw_record_winning_ticket(actor=user, draw=draw, serial="A-001", winner_name="Ann")
+    return services.draw_must_go_redraw(actor=user, draw=draw, destroyed_by=destroyer, verified_by=verifier,
+                                        **SIGNATURES, serial=serial, serial_again=serial, **kwargs)
+
+
+def _play_until_ace(draw, user, members):
+    """Four of the draw's roll tickets drawn from the container in turn: three
+    non-ace envelopes (10, 11, 12), then the ace in envelope 13."""
+    first, *others = _serials(draw, 4)
+    draw = services.draw_record_winning_ticket(actor=user, draw=draw, serial=first, serial_again=first,
+                                               winner_name="Ann")
     for i, card in enumerate(NON_ACES):
         draw = services.draw_choose_envelope(actor=user, draw=draw, envelope_number=10 + i)
         draw = services.draw_reveal_card(actor=user, draw=draw, card=card)
-        draw = services.draw_must_go_redraw(actor=user, draw=draw, destroyed_by=destroyer, verified_by=verifier, **SIGNATURES,
-                                            serial=f"A-00{i + 2}", winner_name=["Bob", "Cy", "Di"][i])
-        assert draw.state == DrawState.TICKET_DRAWN
+        draw = _redraw(draw, user, members, others[i], winner_name=["Bob", "Cy", "Di"][i])
+        assert draw.state == DrawState.TICKET_DRAWN and draw.winning_serial == others[i]
     draw = services.draw_choose_envelope(actor=user, draw=draw, envelope_number=13)
     draw = services.draw_reveal_card(actor=user, draw=draw, card="AS")
     return services.draw_award_jackpot(actor=user, draw=draw)
@@ -62,14 +77,21 @@ def test_a_must_go_draw_with_three_non_ace_envelopes_pays_as_the_rules_say_and_c
     draw = _play_until_ace(draw, staff_user, members_for(event))
 
     tickets = list(MustGoTicket.objects.filter(draw=draw).order_by("sequence"))
-    assert [t.winning_serial for t in tickets] == ["A-001", "A-002", "A-003", "A-004"]
+    serials = _serials(draw, 4)
+    assert [t.winning_serial for t in tickets] == serials
+    assert [t.winner_name for t in tickets] == ["Ann", "Bob", "Cy", "Di"]
     assert [t.envelope.number for t in tickets] == [10, 11, 12, 13]
     assert [t.card for t in tickets] == [*NON_ACES, "AS"]
     assert [t.draw_prize_share for t in tickets] == [D(s) for s in shares]
     assert [t.jackpot_share for t in tickets] == [D(j) for j in jackpots]
     # No consolation prizes: everything paid is the draw prize plus the jackpot, to the cent.
     assert sum(t.total for t in tickets) == draw.draw_prize + draw.jackpot_awarded == D("500.05")
-    assert draw.winning_serial == "A-004" and draw.state == DrawState.CLOSED
+    assert draw.winning_serial == serials[-1] and draw.state == DrawState.CLOSED
+    # Every ticket drawn is a real ticket of the draw, its selection kept (T5); only the last is current.
+    selections = list(draw.winner_selections.order_by("attempt"))
+    assert [s.ticket.serial for s in selections] == serials
+    assert [s.superseded_at is None for s in selections] == [False, False, False, True]
+    assert "not the Ace of Spades" in selections[0].superseded_reason
     event = Event.objects.get(pk=event.pk)
     assert event.status == EventStatus.CONCLUDED and event.jackpot == 0
     assert event.licence.status == LicenceStatus.CONCLUDED
@@ -91,12 +113,84 @@ def test_the_draw_night_flow_offers_the_redraw_after_a_non_ace_in_a_must_go_draw
     event, draw = _must_go_event(staff_user)
     draw = run_draw(draw, actor=staff_user, until=DrawState.CARD_REVEALED, envelope=4, card="9S")
     destroyer, verifier = members_for(event)
+    serial = _serials(draw)[1]
     form = steps.step_form(draw, {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, **SIGNATURES,
-                                  "serial": "B-77", "winner_name": "Eve"})
-    assert isinstance(form, MustGoRedrawForm) and form.is_valid(), form.errors
+                                  "serial": serial, "serial_again": serial, "winner_name": "Eve"})
+    assert isinstance(form, PaperMustGoRedrawForm) and form.is_valid(), form.errors
     draw, message = steps.perform_next_step(actor=staff_user, draw=draw, cleaned=form.cleaned_data)
-    assert draw.state == DrawState.TICKET_DRAWN and draw.winning_serial == "B-77"
-    assert "B-77" in message and draw.envelope is None
+    assert draw.state == DrawState.TICKET_DRAWN and draw.winning_serial == serial
+    assert serial in message and draw.envelope is None
+
+
+def test_the_redraw_form_wants_the_paper_serial_typed_twice(staff_user):  # R:P7 R:D2
+    event, draw = _must_go_event(staff_user)
+    draw = run_draw(draw, actor=staff_user, until=DrawState.CARD_REVEALED, envelope=4, card="9S")
+    destroyer, verifier = members_for(event)
+    serial = _serials(draw)[1]
+    form = steps.step_form(draw, {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, **SIGNATURES,
+                                  "serial": serial, "serial_again": serial + "1"})
+    assert not form.is_valid() and "do not match" in str(form.errors)
+
+
+def test_a_redraw_must_be_a_valid_ticket_of_the_draw_and_changes_nothing_otherwise(staff_user):  # R:P7 R:D2 R:T4
+    event, draw = _must_go_event(staff_user)
+    draw = run_draw(draw, actor=staff_user, until=DrawState.CARD_REVEALED, envelope=4, card="9S")
+    members = members_for(event)
+    serial = _serials(draw)[1]
+    with pytest.raises(RaffleError, match="do not match"):
+        services.draw_must_go_redraw(actor=staff_user, draw=draw, destroyed_by=members[0],
+                                     verified_by=members[1], **SIGNATURES, serial=serial, serial_again="1")
+    with pytest.raises(RaffleError, match="never sold") as refused:
+        _redraw(draw, staff_user, members, "999999")
+    assert refused.value.rule == "D2"
+    assert Draw.objects.get(pk=draw.pk).state == DrawState.CARD_REVEALED
+    assert not CardDestruction.objects.exists() and not MustGoTicket.objects.exists()
+    assert draw.winner_selections.count() == 1
+
+
+@pytest.mark.parametrize("channel", [SalesChannel.ELECTRONIC, SalesChannel.ONLINE])
+def test_an_electronic_must_go_redraw_is_an_rng_pick_and_the_envelope_follows_the_ticket(
+        staff_user, channel):  # R:P7 R:D5 R:T9
+    event = event_with_draw(actor=staff_user, licence=LicenceFactory(sales_channel=channel),
+                            must_go_payout=MustGoPayout.SHARE_ALL)
+    draw = services.draw_set_must_go(actor=staff_user, draw=event.draws.get(number=1),
+                                     reason=MustGoReason.LAST_DRAW)
+    # Every ticket picked envelope 4: after it is opened, the next higher sealed one (the Rules of Play).
+    draw = run_draw(draw, actor=staff_user, sales="100", until=DrawState.CARD_REVEALED, envelope=4, card="9S")
+    first = draw.winning_serial
+    destroyer, verifier = members_for(event)
+    form = steps.step_form(draw, {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, **SIGNATURES,
+                                  "confirm": "on"})
+    assert isinstance(form, RngMustGoRedrawForm) and form.is_valid(), form.errors
+    draw, _ = steps.perform_next_step(actor=staff_user, draw=draw, cleaned=form.cleaned_data)
+    selection = draw.winner_selections.get(superseded_at__isnull=True)
+    assert selection.method == SelectionMethod.RNG and selection.attempt == 2 and selection.rng_picks
+    assert draw.winning_serial == selection.ticket.serial != first
+    assert selection.ticket.draw_id == draw.pk and not selection.ticket.is_void
+    assert draw.winner_name == "Pat Buyer"
+    draw = services.draw_choose_envelope(actor=staff_user, draw=draw)
+    assert draw.envelope.number == 5
+    entry = AuditEntry.objects.filter(action="raffle.draw.must_go_redraw").get()
+    assert entry.data["method"] == SelectionMethod.RNG and entry.data["serial"] == draw.winning_serial
+
+
+def test_the_rng_never_draws_a_ticket_twice_in_a_must_go_draw(staff_user):  # R:P7 R:D5
+    event = event_with_draw(actor=staff_user, licence=LicenceFactory(sales_channel=SalesChannel.ELECTRONIC),
+                            must_go_payout=MustGoPayout.SHARE_ALL)
+    draw = services.draw_set_must_go(actor=staff_user, draw=event.draws.get(number=1),
+                                     reason=MustGoReason.LAST_DRAW)
+    draw = run_draw(draw, actor=staff_user, sales="15", until=DrawState.CARD_REVEALED, card="9S")
+    tickets = Ticket.objects.filter(draw=draw).count()
+    assert 2 <= tickets <= 6
+    members = members_for(event)
+    for card in ("8S", "7S", "6S", "5S", "4S")[:tickets - 1]:
+        draw = _redraw(draw, staff_user, members, "")
+        draw = services.draw_choose_envelope(actor=staff_user, draw=draw)
+        draw = services.draw_reveal_card(actor=staff_user, draw=draw, card=card)
+    assert len({s.ticket_id for s in draw.winner_selections.all()}) == tickets
+    with pytest.raises(RaffleError, match="no valid ticket left"):
+        _redraw(draw, staff_user, members, "")
+    assert Draw.objects.get(pk=draw.pk).state == DrawState.CARD_REVEALED
 
 
 def test_a_ticket_already_drawn_cannot_be_drawn_again(staff_user):  # R:P7
@@ -105,7 +199,8 @@ def test_a_ticket_already_drawn_cannot_be_drawn_again(staff_user):  # R:P7
     destroyer, verifier = members_for(event)
     with pytest.raises(RaffleError, match="already drawn"):
         services.draw_must_go_redraw(actor=staff_user, draw=draw, destroyed_by=destroyer,
-                                     verified_by=verifier, **SIGNATURES, serial=draw.winning_serial)
+                                     verified_by=verifier, **SIGNATURES, serial=draw.winning_serial,
+                                     serial_again=draw.winning_serial)
     assert Draw.objects.get(pk=draw.pk).state == DrawState.CARD_REVEALED
     assert not CardDestruction.objects.exists()
 
@@ -191,10 +286,12 @@ def test_the_admin_draw_page_runs_the_must_go_redraw(client, staff_user):  # R:P
     client.force_login(UserFactory(is_staff=True, is_superuser=True))
     page = client.get(reverse("admin:raffle_draw_step", args=[draw.pk])).content.decode()
     assert "Next winning ticket serial" in page
+    serial = _serials(draw)[-1]
     client.post(reverse("admin:raffle_draw_step", args=[draw.pk]),
-                {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, "serial": "Z-9", **SIGNATURES})
+                {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, "serial": serial,
+                 "serial_again": serial, **SIGNATURES})
     draw = Draw.objects.get(pk=draw.pk)
-    assert draw.state == DrawState.TICKET_DRAWN and draw.winning_serial == "Z-9"
+    assert draw.state == DrawState.TICKET_DRAWN and draw.winning_serial == serial
 
 
 def test_the_ace_cannot_be_redrawn_past(staff_user):  # R:P7

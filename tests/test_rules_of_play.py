@@ -6,11 +6,12 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from core.models import AuditEntry
 from core.pdf import pdf_text, render_pdf
 from licensing.models import SalesChannel
 from raffle import services
 from raffle.errors import RaffleError
-from raffle.models import DrawState, EnvelopeTakenProcedure, Event, MustGoPayout, RevenueModel
+from raffle.models import DrawState, EnvelopeTakenProcedure, Event, MustGoPayout, RevenueModel, Sale
 from raffle.rules_of_play import rules_of_play
 from tests.factories import (
     LicenceFactory,
@@ -101,13 +102,65 @@ def test_a_bingo_event_sells_stub_tickets_only(staff_user):  # R:T12
         event_with_draw(actor=staff_user, licence=licence, revenue_model=RevenueModel.BINGO,
                         draw_place="Delta Bingo, Kingston")
     with pytest.raises(RaffleError, match="Name the bingo hall"):
-        event_with_draw(actor=staff_user, licence=LicenceFactory(), revenue_model=RevenueModel.BINGO)
+        event_with_draw(actor=staff_user, licence=LicenceFactory(sales_channel=SalesChannel.PAPER_STUB),
+                        revenue_model=RevenueModel.BINGO)
     assert not Event.objects.exists()
 
 
+def _selling_bingo_draw(user):
+    event = event_with_draw(actor=user, licence=LicenceFactory(sales_channel=SalesChannel.PAPER_STUB),
+                            revenue_model=RevenueModel.BINGO, draw_place="Delta Bingo, Kingston",
+                            must_go_payout=MustGoPayout.SHARE_ALL)
+    services.event_submit_rules(actor=user, event=event, submitted_on=timezone.localdate())
+    return services.draw_open_sales(actor=user, draw=event.draws.get(number=1))
+
+
+def _stub(draw, user, serial, **kwargs):
+    return services.ticket_sell(actor=user, draw=draw, tier_quantity=1, serials=[serial],
+                                purchaser_name="Pat Buyer", purchaser_contact="613-555-0100",
+                                envelope_pick=7, **kwargs)
+
+
+def test_a_bingo_event_sells_stubs_inside_its_hall_and_nothing_else(staff_user):  # R:T12
+    draw = _selling_bingo_draw(staff_user)
+    with pytest.raises(RaffleError, match="stub tickets only; issue a book") as refused:
+        services.roll_issue(actor=staff_user, draw=draw, seller_name="Sam", first_serial=1, last_serial=100)
+    assert refused.value.rule == "T12"
+    services.roll_issue(actor=staff_user, draw=draw, seller_name="Sam", first_serial=1, last_serial=100,
+                        kind="book")
+    sale = _stub(draw, staff_user, "1", place="delta bingo,  Kingston")
+    assert sale.channel == SalesChannel.PAPER_STUB
+    assert AuditEntry.objects.filter(action="raffle.ticket.sell").get().data["place"] == "Delta Bingo, Kingston"
+    with pytest.raises(RaffleError, match="sold inside Delta Bingo, Kingston only, not at the Legion") as refused:
+        _stub(draw, staff_user, "2", place="the Legion")
+    assert refused.value.rule == "T12" and Sale.objects.count() == 1
+
+
+def test_a_bingo_event_amended_to_electronic_still_sells_stubs_only(staff_user):  # R:T12 R:L5
+    from licensing.services import licence_amend_channel, licence_amendment_approve
+
+    draw = _selling_bingo_draw(staff_user)
+    today = timezone.localdate()
+    amendment = licence_amend_channel(actor=staff_user, licence=draw.event.licence,
+                                      to_channel=SalesChannel.ELECTRONIC, notice_given_on=today,
+                                      effective_on=today + datetime.timedelta(days=14))
+    licence_amendment_approve(actor=staff_user, amendment=amendment, approved_on=today)
+    draw.refresh_from_db()
+    for sell in (lambda: services.ticket_sell(actor=staff_user, draw=draw, tier_quantity=1, device="POS-1",
+                                              purchaser_name="Pat", purchaser_contact="613-555-0100",
+                                              envelope_pick=7),
+                 lambda: services.tickets_import(actor=staff_user, draw=draw, device="POS-1", lines=[
+                     services.SaleLine(tier_quantity=1, purchaser_name="Pat", purchaser_contact="613-555-0100",
+                                       envelope_pick=7)])):
+        with pytest.raises(RaffleError, match="bingo revenue model event: it sells stub tickets only") as refused:
+            sell()
+        assert refused.value.rule == "T12"
+    assert not Sale.objects.exists()
+
+
 def test_a_bingo_event_cannot_start_without_an_exit_strategy_submitted_for_review(staff_user):  # R:T12
-    event = event_with_draw(actor=staff_user, licence=LicenceFactory(), revenue_model=RevenueModel.BINGO,
-                            draw_place="Delta Bingo, Kingston")
+    event = event_with_draw(actor=staff_user, licence=LicenceFactory(sales_channel=SalesChannel.PAPER_STUB),
+                            revenue_model=RevenueModel.BINGO, draw_place="Delta Bingo, Kingston")
     assert event.must_go_payout == ""
     draw = event.draws.get(number=1)
     with pytest.raises(RaffleError, match="no exit strategy"):

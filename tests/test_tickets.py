@@ -14,7 +14,8 @@ from core.pdf import pdf_text
 from licensing.models import SalesChannel
 from raffle import services
 from raffle.errors import RaffleError
-from raffle.models import DrawState, Sale, Ticket, TicketRoll
+from raffle.models import Draw, DrawState, Sale, Ticket, TicketRoll
+from raffle.services.tickets import draw_sales_channel
 from tests.factories import LicenceFactory, UserFactory, event_with_draw, run_draw, sell_tickets
 
 pytestmark = pytest.mark.django_db
@@ -361,3 +362,43 @@ def test_stub_books_are_issued_from_the_books_page_and_stubs_sold_on_the_sales_p
         "envelope_pick": 9, "device": "Kim", "serials": "7001"}, follow=True)
     assert "Sold 1 ticket(s) for $5.00" in response.content.decode()
     assert "Books of stubs" in client.get(books).content.decode()
+
+
+# --- L5: an approved paper-to-electronic amendment applies from its effective day ----------------
+
+def _amended_to_electronic(staff_user, first_draw_in_days):
+    from licensing.services import licence_amend_channel, licence_amendment_approve
+
+    event = _event(SalesChannel.PAPER_STUB, staff_user,
+                   first_draw_at=timezone.now() + datetime.timedelta(days=first_draw_in_days))
+    draw = services.draw_open_sales(actor=staff_user, draw=event.draws.get(number=1))
+    today = timezone.localdate()
+    amendment = licence_amend_channel(actor=staff_user, licence=event.licence, to_channel=SalesChannel.ELECTRONIC,
+                                      notice_given_on=today, effective_on=today + datetime.timedelta(days=14))
+    licence_amendment_approve(actor=staff_user, amendment=amendment, approved_on=today)
+    return amendment, Draw.objects.select_related("event__licence").get(pk=draw.pk)
+
+
+def test_a_draw_before_the_amendments_effective_day_keeps_selling_stubs_not_electronic(staff_user):  # R:L5
+    amendment, draw = _amended_to_electronic(staff_user, first_draw_in_days=1)
+    assert draw_sales_channel(draw) == SalesChannel.PAPER_STUB
+    with pytest.raises(RaffleError, match=f"before the amendment to electronic.*takes effect on "
+                                          f"{amendment.effective_on:%Y-%m-%d}") as refused:
+        _e_sale(draw, staff_user)
+    assert refused.value.rule == "L5"
+    with pytest.raises(RaffleError, match="before the amendment"):
+        services.tickets_import(actor=staff_user, draw=draw, device="POS-1", lines=[
+            services.SaleLine(tier_quantity=1, purchaser_name="Ann", purchaser_contact="519-555-0101",
+                              envelope_pick=10)])
+    _nothing_changed(draw)
+    services.roll_issue(actor=staff_user, draw=draw, seller_name="Jo Seller", first_serial=7001,
+                        last_serial=7100, kind="book")
+    sale = _e_sale(draw, staff_user, serials=["7001"], device="")
+    assert sale.channel == SalesChannel.PAPER_STUB and sale.tickets.get().serial == "7001"
+
+
+def test_a_draw_from_the_amendments_effective_day_sells_electronically(staff_user):  # R:L5
+    amendment, draw = _amended_to_electronic(staff_user, first_draw_in_days=15)
+    assert draw_sales_channel(draw) == SalesChannel.ELECTRONIC
+    sale = _e_sale(draw, staff_user)
+    assert sale.channel == SalesChannel.ELECTRONIC and sale.device == "POS-1"

@@ -15,6 +15,7 @@ from django.utils import timezone
 from core.audit import audit_record
 from core.money import ZERO, share_equally
 from raffle.errors import RaffleError
+from raffle.cards import card_name
 from raffle.models import (
     MUST_GO_SETTABLE,
     DrawState,
@@ -22,8 +23,10 @@ from raffle.models import (
     MustGoPayout,
     MustGoReason,
     MustGoTicket,
+    SelectionMethod,
 )
 from raffle.services.draws import _advance, _check_step, _lock, log_card_destruction, log_signature_refusals
+from raffle.services.pool import current_selection, draws_by_rng, paper_ticket, pick_rng, record_selection
 
 
 @transaction.atomic
@@ -67,30 +70,45 @@ def _record_ticket(*, draw, sequence: int) -> MustGoTicket:
 @log_signature_refusals
 @transaction.atomic
 def draw_must_go_redraw(*, actor, draw, destroyed_by, verified_by, destroyer_password: str,
-                        verifier_password: str, serial: str, winner_name: str = ""):
+                        verifier_password: str, serial: str = "", serial_again: str | None = None,
+                        winner_name: str = ""):
     """R:P7 the card is not the ace: log its destruction (E3), keep the
     ticket and its envelope in the draw's record, and draw the next winning
-    ticket. The draw goes back to "winning ticket drawn"; its holder then
-    chooses an envelope as usual."""
+    ticket exactly as the winning-ticket step does: a valid ticket sold for
+    this draw and not drawn in it before, picked by the RNG (electronic and
+    online, D5) or drawn from the container and its serial typed twice (paper,
+    D2). The draw goes back to "winning ticket drawn"; the next envelope is
+    the one that ticket picked, or the event's procedure when it is open (T9)."""
     event, draw = _lock(draw)
     if draw.must_go and draw.state == DrawState.CARD_REVEALED and draw.is_ace:
         raise RaffleError("This card is the Ace of Spades: award the jackpot; the must-go draw is over.",
                           rule="P7")
     _check_step(event, draw, DrawState.TICKET_DRAWN, must_go_redraw=True)
-    serial = (serial or "").strip()
-    if not serial:
-        raise RaffleError("Type the serial number of the next winning ticket.")
-    earlier = {t.winning_serial for t in draw.must_go_tickets.all()} | {draw.winning_serial}
-    if serial in earlier:
-        raise RaffleError(f"Ticket {serial} was already drawn in this draw; a drawn ticket stays out of "
-                          "the drum. Draw another ticket.", rule="P7")
+    previous = current_selection(draw)
+    drawn = set(draw.winner_selections.values_list("ticket_id", flat=True))
+    by_rng = draws_by_rng(event)
+    if not by_rng:
+        ticket, picks = paper_ticket(draw=draw, serial=serial, serial_again=serial_again), []
+        method = SelectionMethod.CONTAINER
+        if ticket.pk in drawn:
+            raise RaffleError(f"Ticket {ticket.serial} was already drawn in this draw; a drawn ticket stays "
+                              "out of the drum. Draw another ticket.", rule="P7")
     envelope = Envelope.objects.select_for_update().get(pk=draw.envelope_id)
     log_card_destruction(actor=actor, event=event, draw=draw, envelope=envelope,
                          destroyed_by=destroyed_by, verified_by=verified_by,
                          destroyer_password=destroyer_password, verifier_password=verifier_password)
-    ticket = _record_ticket(draw=draw, sequence=draw.must_go_tickets.count() + 1)
-    draw.winning_serial = serial
-    draw.winner_name = (winner_name or "").strip()
+    if by_rng:  # R:D5 the RNG draws only once the card's destruction is signed
+        ticket, picks = pick_rng(draw=draw, exclude=drawn)
+        method = SelectionMethod.RNG
+    earlier = _record_ticket(draw=draw, sequence=draw.must_go_tickets.count() + 1)
+    if previous is not None:
+        previous.superseded_at = timezone.now()
+        previous.superseded_reason = (f"must-go re-draw: envelope {envelope.number} held the "
+                                      f"{card_name(envelope.card)}, not the Ace of Spades")[:200]
+        previous.save(update_fields=["superseded_at", "superseded_reason"])
+    selection = record_selection(actor=actor, draw=draw, ticket=ticket, method=method, picks=picks)
+    draw.winning_serial = ticket.serial
+    draw.winner_name = (ticket.sale.purchaser_name or (winner_name or "").strip())[:150]
     draw.envelope = None
     draw.envelope_chosen_at = None
     draw.card_revealed_at = None
@@ -98,8 +116,11 @@ def draw_must_go_redraw(*, actor, draw, destroyed_by, verified_by, destroyer_pas
                     action="raffle.draw.must_go_redraw",
                     fields=("winning_serial", "winner_name", "envelope", "envelope_chosen_at",
                             "card_revealed_at"),
-                    data={"previous_serial": ticket.winning_serial, "previous_envelope": envelope.number,
-                          "previous_card": envelope.card, "redraw": ticket.sequence, "serial": serial})
+                    data={"previous_serial": earlier.winning_serial, "previous_envelope": envelope.number,
+                          "previous_card": envelope.card, "redraw": earlier.sequence, "serial": ticket.serial,
+                          "winner_name": draw.winner_name, "method": method, "seq": ticket.seq,
+                          "pool_size": selection.pool_size, "pool_max_seq": selection.pool_max_seq,
+                          "rng_picks": picks, "attempt": selection.attempt})
 
 
 def must_go_payouts(*, rule: str, draw_prize: Decimal, jackpot: Decimal,

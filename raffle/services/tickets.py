@@ -12,16 +12,18 @@ import datetime
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Max
+from django.db.models import Max, Sum
 from django.utils import timezone
 
 from core.audit import audit_record
-from licensing.models import SalesChannel
+from core.money import ZERO
+from licensing.models import AmendmentStatus, LicenceAmendment, SalesChannel
 from raffle.errors import EventConcluded, RaffleError
 from raffle.models import (
     Draw,
     DrawState,
     Envelope,
+    Event,
     EventStatus,
     PriceTier,
     RollKind,
@@ -30,6 +32,7 @@ from raffle.models import (
     TicketRoll,
 )
 from raffle.services.pool import normalise_serial
+from raffle.services.prize_board import prize_board_check
 
 # The most serials one roll, book or import may carry.
 MAX_BATCH = 2_000_000
@@ -52,7 +55,11 @@ class SaleLine:
 
 
 def _lock_selling_draw(draw: Draw) -> Draw:
-    draw = Draw.objects.select_for_update().select_related("event__licence").get(pk=draw.pk)
+    """Lock and re-read the event, then the draw (the order every draw service
+    uses): the prize board guard reads the event's committed prizes (L3)."""
+    event = Event.objects.select_for_update().select_related("licence").get(pk=draw.event_id)
+    draw = Draw.objects.select_for_update().get(pk=draw.pk)
+    draw.event = event
     if draw.event.status == EventStatus.CONCLUDED:  # R:P4
         raise EventConcluded(f"{draw.event} is concluded; nothing more can be sold under this licence.",
                              rule="P4")
@@ -61,6 +68,45 @@ def _lock_selling_draw(draw: Draw) -> Draw:
         raise RaffleError(f"Sales for draw {draw.number} {when}; a ticket is sold only for a draw whose "
                           "sales are open.", rule="T4")
     return draw
+
+
+def _pending_amendment(draw: Draw) -> LicenceAmendment | None:
+    """R:L5 an approved amendment of the licence's channel that does not yet
+    apply to this draw: it takes effect for draws on or after its effective day."""
+    licence = draw.event.licence
+    return LicenceAmendment.objects.filter(
+        licence=licence, status=AmendmentStatus.APPROVED, to_channel=licence.sales_channel,
+        effective_on__gt=timezone.localdate(draw.scheduled_at)).order_by("effective_on").first()
+
+
+def draw_sales_channel(draw: Draw) -> str:
+    """R:L5 the channel a draw sells on: the licence's, except that draws
+    before an approved amendment's effective day keep the channel it replaced."""
+    pending = _pending_amendment(draw)
+    return pending.from_channel if pending else draw.event.licence.sales_channel
+
+
+def _refuse_before_amendment(draw: Draw, pending: LicenceAmendment) -> None:
+    raise RaffleError(
+        f"Draw {draw.number} is on {timezone.localdate(draw.scheduled_at):%Y-%m-%d}, before the amendment to "
+        f"{pending.get_to_channel_display().lower()} takes effect on {pending.effective_on:%Y-%m-%d}; sell "
+        f"its tickets as {pending.get_from_channel_display().lower()}.", rule="L5")
+
+
+def _check_bingo_sale(draw: Draw, *, channel: str, place: str = "") -> dict:
+    """R:T12 a bingo revenue model event sells stub tickets only, inside its
+    bingo hall only. Returns what the sale's audit entry records of it."""
+    event = draw.event
+    if not event.is_bingo:
+        return {}
+    hall = event.draw_place.strip()
+    if channel != SalesChannel.PAPER_STUB:
+        raise RaffleError(f"{event} is a bingo revenue model event: it sells stub tickets only, inside "
+                          f"{hall}; {SalesChannel(channel).label.lower()} cannot be sold for it.", rule="T12")
+    if place.strip() and " ".join(place.split()).casefold() != " ".join(hall.split()).casefold():
+        raise RaffleError(f"{event} is a bingo revenue model event: its tickets are sold inside {hall} only, "
+                          f"not at {place.strip()}.", rule="T12")
+    return {"place": hall}
 
 
 def _whole(value, what: str) -> int:
@@ -169,6 +215,9 @@ def _record(*, actor, draw: Draw, channel: str, lines: list[SaleLine], needs_pur
     if taken:  # R:T3
         raise RaffleError(f"Ticket {taken[0]} is already sold under this licence; a serial is sold once "
                           "across all draws.", rule="T3")
+    # R:L3 the draw's valid sales so far plus these must keep the prizes within the prize board.
+    sold = Sale.objects.filter(draw=draw, voided_at__isnull=True).aggregate(s=Sum("amount"))["s"] or ZERO
+    prize_board_check(event=draw.event, extra_sales=sold + sum((s.amount for s in sales), ZERO))
     Sale.objects.bulk_create(sales, batch_size=5000)
     rows = []
     for sale, serials in zip(sales, serial_lists):
@@ -200,15 +249,23 @@ def _audit_sales(*, actor, draw: Draw, sales: list[Sale], action: str, data: dic
 @transaction.atomic
 def ticket_sell(*, actor, draw: Draw, tier_quantity, units=1, purchaser_name: str = "",
                 purchaser_contact: str = "", envelope_pick=None, device: str = "",
-                serials: list | None = None) -> Sale:
+                serials: list | None = None, place: str = "") -> Sale:
     """Sell one tier (e.g. 3 for $10, `units` times) on the licence's channel.
 
     Electronic and online: serials are generated, the device is recorded (T11).
     Paper stub: the stub serials are typed and must lie in a book issued for
-    this draw. Stub and electronic: purchaser and envelope pick (T9).
+    this draw. Stub and electronic: purchaser and envelope pick (T9). A bingo
+    revenue model event sells stubs inside its hall only (`place`, when the
+    seller gives it, must be that hall; T12).
     """
     draw = _lock_selling_draw(draw)
-    channel = draw.event.licence.sales_channel
+    # R:L5 a draw before an approved amendment's effective day still sells on the
+    # channel it replaced (stub serials typed); its electronic sales are refused.
+    pending = _pending_amendment(draw)
+    channel = pending.from_channel if pending and serials else draw.event.licence.sales_channel
+    bingo = _check_bingo_sale(draw, channel=channel, place=place)
+    if pending and not serials:
+        _refuse_before_amendment(draw, pending)
     if channel == SalesChannel.PAPER_ROLL:
         raise RaffleError("Roll tickets are recorded when the seller returns the roll (the sold part of "
                           "the serial range), not one by one.")
@@ -226,7 +283,7 @@ def ticket_sell(*, actor, draw: Draw, tier_quantity, units=1, purchaser_name: st
                     purchaser_contact=purchaser_contact, envelope_pick=envelope_pick, device=device)
     [sale] = _record(actor=actor, draw=draw, channel=channel, lines=[line], needs_purchaser=True)
     _audit_sales(actor=actor, draw=draw, sales=[sale], action="raffle.ticket.sell",
-                 data={"serials": [t for t in sale.tickets.values_list("serial", flat=True)]})
+                 data={"serials": [t for t in sale.tickets.values_list("serial", flat=True)], **bingo})
     return sale
 
 
@@ -253,20 +310,23 @@ def roll_issue(*, actor, draw: Draw, seller_name: str, first_serial, last_serial
                kind: str = RollKind.ROLL) -> TicketRoll:
     """Issue a roll (or a book of stubs) with a serial range to a named seller
     for one draw (T7, L13). Ranges never overlap within a licence (T3)."""
-    from raffle.models import Event
-
     event = Event.objects.select_for_update().select_related("licence").get(pk=draw.event_id)
     draw = Draw.objects.select_for_update().get(pk=draw.pk)
     if event.status == EventStatus.CONCLUDED:  # R:P4
         raise EventConcluded(f"{event} is concluded; no more tickets can be issued.", rule="P4")
     if draw.state not in (DrawState.SCHEDULED, DrawState.SELLING):
         raise RaffleError(f"Sales for draw {draw.number} are closed; issue rolls for a later draw.", rule="T4")
-    if not event.licence.is_paper:
-        raise RaffleError("This licence sells electronically; rolls and books are for paper tickets.", rule="L5")
+    draw.event = event
+    if draw_sales_channel(draw) not in (SalesChannel.PAPER_ROLL, SalesChannel.PAPER_STUB):  # R:L5
+        raise RaffleError(f"Draw {draw.number} sells electronically; rolls and books are for paper tickets.",
+                          rule="L5")
     if not (seller_name or "").strip():
         raise RaffleError("Name the seller the roll is issued to; every roll is accounted for.", rule="L13")
     if kind not in RollKind.values:
         raise RaffleError("A roll is a 'roll' or a 'book'.")
+    if event.is_bingo and kind != RollKind.BOOK:  # R:T12
+        raise RaffleError(f"{event} is a bingo revenue model event: it sells stub tickets only; issue a book "
+                          "of stubs, not a roll.", rule="T12")
     first, last = _check_serial_range(first_serial, last_serial)
     clash = TicketRoll.objects.filter(licence_id=event.licence_id, first_serial__lte=last,
                                       last_serial__gte=first).select_related("draw").first()
@@ -319,6 +379,7 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
     if counted != sold:
         raise RaffleError(f"{roll}: serials {roll.first_serial}–{first_unsold - 1} are {sold} sold tickets, but "
                           f"the sales counted add up to {counted}. Recount the stubs and the cash.", rule="L13")
+    _check_bingo_sale(draw, channel=SalesChannel.PAPER_ROLL)  # R:T12
     # R:T3 the roll's range was checked against every roll of the licence at issue;
     # the database constraint still guards every serial.
     sales = _record(actor=actor, draw=draw, channel=SalesChannel.PAPER_ROLL, lines=lines,
@@ -363,6 +424,10 @@ def tickets_import(*, actor, draw: Draw, device: str, lines: list[SaleLine]) -> 
     sale with its purchaser and envelope pick; serials are generated."""
     draw = _lock_selling_draw(draw)
     channel = draw.event.licence.sales_channel
+    _check_bingo_sale(draw, channel=channel)  # R:T12
+    pending = _pending_amendment(draw)
+    if pending:  # R:L5 electronic sales only for draws from the effective day
+        _refuse_before_amendment(draw, pending)
     if channel not in (SalesChannel.ELECTRONIC, SalesChannel.ONLINE):
         raise RaffleError("Only electronic or online sales are imported from a device.", rule="L5")
     if not device.strip():
