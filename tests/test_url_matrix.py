@@ -152,6 +152,8 @@ def _records_of_every_feature(event, users, destroyer, verifier) -> dict:
                                        outcome="no answer")
     report = licensing_services.report_issue(actor=treasurer, licence=event.licence, kind=ReportKind.FOUR_DRAW,
                                              file_format="pdf", content=b"%PDF-1.4 test", period=1)
+    licensing_services.audited_statement_request_record(
+        actor=treasurer, licence=event.licence, requested_on=timezone.localdate(), requested_by="AGCO Registrar")
     electronic = event_with_draw(actor=staff, deck_kind="electronic", name="Electronic deck")
     must_go_event = event_with_draw(actor=staff, name="Must go")
     must_go = services.draw_set_must_go(actor=staff, draw=must_go_event.draws.get(number=1),
@@ -162,7 +164,7 @@ def _records_of_every_feature(event, users, destroyer, verifier) -> dict:
     must_go_destroyer, must_go_verifier = members_for(must_go_event)
     services.draw_must_go_redraw(actor=staff, draw=must_go, destroyed_by=must_go_destroyer,
                                  verified_by=must_go_verifier, destroyer_password=PASSWORD,
-                                 verifier_password=PASSWORD, serial=next_serial)
+                                 verifier_password=PASSWORD, serial=next_serial, serial_again=next_serial)
     return {"electronic": electronic, "sale": Sale.objects.filter(draw=first).order_by("pk").first(), "video": video,
             "application": application, "deposit": deposit, "prize": prize, "report": report,
             "organisation": event.licence.organisation, "licence": event.licence}
