@@ -293,7 +293,7 @@ def test_the_dashboard_gives_the_report_deadline_after_every_fourth_draw(client,
         run_draw(event.draws.get(number=number), actor=staff_user, destroyer=destroyer, verifier=verifier)
     client.force_login(user_with_role(roles.TREASURER))
     page = client.get(reverse("event_dashboard", args=[event.pk])).content.decode()
-    assert "Supporting documents and licence fee for draws 1 to 4" in page
+    assert "Four-draw report 1 (draws 1–4) and its fee" in page
 
 
 def test_the_envelope_screen_shows_the_winning_ticket_announced(staff_client, staff_user, draw):  # R:D2
