@@ -26,15 +26,15 @@ def step_form_class(draw: Draw):
             return ConfirmForm
         if not draw.must_go:
             return DestructionForm
-        return RngMustGoRedrawForm if draws_by_rng(draw.event) else PaperMustGoRedrawForm  # R:P7
+        return RngMustGoRedrawForm if draws_by_rng(draw) else PaperMustGoRedrawForm  # R:P7
     if draw.state == DrawState.SELLING:
         if draw.is_imported:
             return ImportedCloseSalesForm
-        return STEP_FORMS[draw.state] if draws_by_rng(draw.event) else PaperCloseSalesForm
+        return STEP_FORMS[draw.state] if draws_by_rng(draw) else PaperCloseSalesForm
     if draw.state == DrawState.ANNOUNCED:
         if draw.is_imported:
             return WinningTicketForm
-        return RngWinningTicketForm if draws_by_rng(draw.event) else PaperWinningTicketForm
+        return RngWinningTicketForm if draws_by_rng(draw) else PaperWinningTicketForm
     return STEP_FORMS.get(draw.state)
 
 

@@ -402,3 +402,15 @@ def test_a_draw_from_the_amendments_effective_day_sells_electronically(staff_use
     assert draw_sales_channel(draw) == SalesChannel.ELECTRONIC
     sale = _e_sale(draw, staff_user)
     assert sale.channel == SalesChannel.ELECTRONIC and sale.device == "POS-1"
+
+
+def test_a_paper_draw_before_the_amendment_is_drawn_from_its_container_not_by_the_rng(staff_user):  # R:L5 R:D3
+    from raffle.forms import PaperWinningTicketForm
+    from raffle.services.pool import draws_by_rng
+    from raffle.steps import step_form_class
+
+    _, before = _amended_to_electronic(staff_user, first_draw_in_days=1)
+    _, after = _amended_to_electronic(staff_user, first_draw_in_days=15)
+    assert not draws_by_rng(before) and draws_by_rng(after)
+    before.state = DrawState.ANNOUNCED
+    assert step_form_class(before) is PaperWinningTicketForm

@@ -171,7 +171,7 @@ class WinnerSelectionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         if not request.user.has_perm("raffle.change_draw"):
             raise PermissionDenied
         draw = get_object_or_404(Draw.objects.select_related("event__licence"), pk=draw_id)
-        form = None if draws_by_rng(draw.event) else PaperWinningTicketForm(request.POST or None)
+        form = None if draws_by_rng(draw) else PaperWinningTicketForm(request.POST or None)
         if request.method == "POST" and (form is None or form.is_valid()):
             data = form.cleaned_data if form else {}
             done = run_service(self, request, services.draw_redraw_unclaimed, draw=draw,

@@ -220,7 +220,7 @@ def draw_record_winning_ticket(*, actor, draw: Draw, serial: str = "", serial_ag
         serial = normalise_serial(serial)
         winner_name = (winner_name or "").strip()[:150]
     else:
-        if draws_by_rng(event):
+        if draws_by_rng(draw):
             ticket, picks = pick_rng(draw=draw)
             method = SelectionMethod.RNG
         else:

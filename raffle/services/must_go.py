@@ -86,7 +86,7 @@ def draw_must_go_redraw(*, actor, draw, destroyed_by, verified_by, destroyer_pas
     _check_step(event, draw, DrawState.TICKET_DRAWN, must_go_redraw=True)
     previous = current_selection(draw)
     drawn = set(draw.winner_selections.values_list("ticket_id", flat=True))
-    by_rng = draws_by_rng(event)
+    by_rng = draws_by_rng(draw)
     if not by_rng:
         ticket, picks = paper_ticket(draw=draw, serial=serial, serial_again=serial_again), []
         method = SelectionMethod.CONTAINER

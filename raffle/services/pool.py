@@ -13,7 +13,7 @@ from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 
 from core.money import ZERO
-from licensing.models import SalesChannel
+from licensing.models import AmendmentStatus, LicenceAmendment, SalesChannel
 from raffle.errors import RaffleError
 from raffle.models import (
     DESTRUCTION_DELAY_DAYS,
@@ -32,9 +32,28 @@ from raffle.models import (
 _MAX_RNG_TRIES = 64
 
 
-def draws_by_rng(event: Event) -> bool:
-    """Electronic and online sales are drawn by the RNG (D5); paper from a container (D3)."""
-    return event.licence.sales_channel in (SalesChannel.ELECTRONIC, SalesChannel.ONLINE)
+def pending_amendment(draw: Draw) -> LicenceAmendment | None:
+    """R:L5 an approved amendment of the licence's channel that does not yet
+    apply to this draw: it takes effect for draws on or after its effective day."""
+    licence = draw.event.licence
+    return LicenceAmendment.objects.filter(
+        licence=licence, status=AmendmentStatus.APPROVED, to_channel=licence.sales_channel,
+        effective_on__gt=timezone.localdate(draw.scheduled_at)).order_by("effective_on").first()
+
+
+def draw_sales_channel(draw: Draw) -> str:
+    """R:L5 the channel a draw sells on: the licence's, except that draws
+    before an approved amendment's effective day keep the channel it replaced."""
+    pending = pending_amendment(draw)
+    return pending.from_channel if pending else draw.event.licence.sales_channel
+
+
+def draws_by_rng(draw: Draw) -> bool:
+    """Electronic and online sales are drawn by the RNG (D5); paper from a
+    container (D3). By the channel the draw sold on, so a paper draw held
+    before an amendment to electronic sales takes effect is still drawn from
+    its container (L5)."""
+    return draw_sales_channel(draw) in (SalesChannel.ELECTRONIC, SalesChannel.ONLINE)
 
 
 def pool_fix(*, draw: Draw, container_count: int | None = None) -> DrawPool:

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from core.audit import audit_record
 from core.money import ZERO
-from licensing.models import AmendmentStatus, LicenceAmendment, SalesChannel
+from licensing.models import LicenceAmendment, SalesChannel
 from raffle.errors import EventConcluded, RaffleError
 from raffle.models import (
     Draw,
@@ -31,7 +31,7 @@ from raffle.models import (
     Ticket,
     TicketRoll,
 )
-from raffle.services.pool import normalise_serial
+from raffle.services.pool import pending_amendment, draw_sales_channel, normalise_serial
 from raffle.services.prize_board import prize_board_check
 
 # The most serials one roll, book or import may carry.
@@ -68,22 +68,6 @@ def _lock_selling_draw(draw: Draw) -> Draw:
         raise RaffleError(f"Sales for draw {draw.number} {when}; a ticket is sold only for a draw whose "
                           "sales are open.", rule="T4")
     return draw
-
-
-def _pending_amendment(draw: Draw) -> LicenceAmendment | None:
-    """R:L5 an approved amendment of the licence's channel that does not yet
-    apply to this draw: it takes effect for draws on or after its effective day."""
-    licence = draw.event.licence
-    return LicenceAmendment.objects.filter(
-        licence=licence, status=AmendmentStatus.APPROVED, to_channel=licence.sales_channel,
-        effective_on__gt=timezone.localdate(draw.scheduled_at)).order_by("effective_on").first()
-
-
-def draw_sales_channel(draw: Draw) -> str:
-    """R:L5 the channel a draw sells on: the licence's, except that draws
-    before an approved amendment's effective day keep the channel it replaced."""
-    pending = _pending_amendment(draw)
-    return pending.from_channel if pending else draw.event.licence.sales_channel
 
 
 def _refuse_before_amendment(draw: Draw, pending: LicenceAmendment) -> None:
@@ -261,7 +245,7 @@ def ticket_sell(*, actor, draw: Draw, tier_quantity, units=1, purchaser_name: st
     draw = _lock_selling_draw(draw)
     # R:L5 a draw before an approved amendment's effective day still sells on the
     # channel it replaced (stub serials typed); its electronic sales are refused.
-    pending = _pending_amendment(draw)
+    pending = pending_amendment(draw)
     channel = pending.from_channel if pending and serials else draw.event.licence.sales_channel
     bingo = _check_bingo_sale(draw, channel=channel, place=place)
     if pending and not serials:
@@ -425,7 +409,7 @@ def tickets_import(*, actor, draw: Draw, device: str, lines: list[SaleLine]) -> 
     draw = _lock_selling_draw(draw)
     channel = draw.event.licence.sales_channel
     _check_bingo_sale(draw, channel=channel)  # R:T12
-    pending = _pending_amendment(draw)
+    pending = pending_amendment(draw)
     if pending:  # R:L5 electronic sales only for draws from the effective day
         _refuse_before_amendment(draw, pending)
     if channel not in (SalesChannel.ELECTRONIC, SalesChannel.ONLINE):

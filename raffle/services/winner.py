@@ -63,7 +63,7 @@ def draw_redraw_unclaimed(*, actor, draw: Draw, serial: str = "", serial_again: 
         raise RaffleError(f"The winner of draw {draw.number} has until {timezone.localtime(deadline):%Y-%m-%d %H:%M} "
                           "to claim; another ticket is drawn only after that.", rule="T8")
     previous = set(draw.winner_selections.values_list("ticket_id", flat=True))
-    if draws_by_rng(event):
+    if draws_by_rng(draw):
         ticket, picks = pick_rng(draw=draw, exclude=previous)
         method = SelectionMethod.RNG
     else:

@@ -74,7 +74,7 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
     heading, button = SCREENS.get(screen, (draw.get_state_display(), "Do this step"))
     if preview is not None:
         button = f"Close sales at ${preview.sales:,.2f}"
-    by_rng = draws_by_rng(draw.event) and not draw.is_imported
+    by_rng = draws_by_rng(draw) and not draw.is_imported
     if screen == DrawState.ANNOUNCED and by_rng:
         button = "Draw the winning ticket now"
     context = {
