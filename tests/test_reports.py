@@ -216,3 +216,5 @@ def test_final_report_carries_a_copy_of_every_scanned_deposit_slip(closed, treas
     assert "DS-78" in text and "no scan on file" in text
     images = {image.data for page in PdfReader(io.BytesIO(pdf)).pages for image in page.images}
     assert len(images) == 1  # the one scanned slip, embedded
+    assert text.count("Annex: copies of the deposit slips") == 1
+    assert PdfReader(io.BytesIO(pdf)).metadata.title == f"Final report · {event.licence.number}"
