@@ -25,7 +25,8 @@ from raffle.models import (
     MustGoTicket,
     SelectionMethod,
 )
-from raffle.services.draws import _advance, _check_step, _lock, log_card_destruction, log_signature_refusals
+from raffle.services.destruction import log_card_destruction, log_signature_refusals
+from raffle.services.draws import _advance, _check_step, _lock
 from raffle.services.pool import current_selection, draws_by_rng, paper_ticket, pick_rng, record_selection
 
 

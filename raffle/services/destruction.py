@@ -1,0 +1,99 @@
+"""The card destruction (paper) or deletion (electronic) log of RULES E2/E3:
+the two members, each signing with their own password at the time, and the
+audit of refused signatures. Used by the rollover and by the must-go re-draw."""
+
+import functools
+
+from django.db import transaction
+from django.utils import timezone
+
+from core.audit import audit_record
+from licensing.models import BonaFideMember
+from raffle.errors import RaffleError
+from raffle.models import CardDestruction, DeckKind, DestructionMethod, Draw, Envelope, Event
+
+
+def _member(member_or_id, *, event: Event, role: str) -> BonaFideMember:
+    if member_or_id is None:
+        raise RaffleError(f"Name the bona fide member who {role}.", rule="E3")
+    pk = getattr(member_or_id, "pk", member_or_id)
+    member = BonaFideMember.objects.filter(pk=pk).select_related("user").first()
+    if member is None or member.organisation_id != event.licence.organisation_id or not member.is_active:
+        raise RaffleError(f"The person who {role} must be an active bona fide member of "
+                          f"{event.licence.organisation}.", rule="E3")
+    return member
+
+
+class MemberPasswordRefused(RaffleError):
+    """A member's own password did not match at a card destruction (E3)."""
+
+    def __init__(self, message: str, *, member: BonaFideMember, role: str):
+        super().__init__(message, rule="E3")
+        self.member = member
+        self.role = role
+
+
+def _authenticate_member(member: BonaFideMember, password: str, *, role: str):
+    """R:E3 the member proves it is them with their own password, now.
+
+    The member is already known, so this checks that account's password
+    directly rather than going through `authenticate()`: the login backends
+    (django-axes) need the HTTP request of a sign-in, and a signature is not a
+    sign-in. Refusals are audited by `log_signature_refusals`."""
+    user = member.user
+    if not password or not user.is_active or not user.check_password(password):
+        raise MemberPasswordRefused(
+            f"The password given for {member.full_name}, who {role}, is not right. "
+            f"{member.full_name} must type their own password.", member=member, role=role)
+    return timezone.now()
+
+
+def log_signature_refusals(service):
+    """Run a service that logs a card destruction; when a member's password is
+    refused, nothing of the service is kept, but the refused attempt is written
+    to the audit trail in its own transaction (D7: failed authentications are
+    logged), so repeated guessing is visible."""
+
+    @functools.wraps(service)
+    def wrapped(*, actor, draw, **kwargs):
+        try:
+            return service(actor=actor, draw=draw, **kwargs)
+        except MemberPasswordRefused as refused:
+            with transaction.atomic():
+                audit_record(actor=actor, action="raffle.card.signature_refused", obj=draw,
+                             data={"member": refused.member.full_name, "member_id": refused.member.pk,
+                                   "role": refused.role})  # R:D7
+            raise
+
+    return wrapped
+
+
+def log_card_destruction(*, actor, event: Event, draw: Draw, envelope: Envelope, destroyed_by,
+                         verified_by, destroyer_password: str, verifier_password: str) -> CardDestruction:
+    """R:E2 R:E3 log a non-ace card's destruction (paper) or deletion
+    (electronic), verified by a second member in charge, each authenticated
+    with their own password at the time. Runs inside the caller's transaction,
+    with the event and the draw locked."""
+    destroyer = _member(destroyed_by, event=event, role="destroyed the card")
+    verifier = _member(verified_by, event=event, role="verified the destruction")
+    if destroyer.pk == verifier.pk or destroyer.user_id == verifier.user_id:  # R:E3
+        raise RaffleError("The destruction must be verified by a second person, not the one who "
+                          "destroyed the card.", rule="E3")
+    if not verifier.is_in_charge:  # R:E3
+        raise RaffleError(f"{verifier.full_name} is not a member in charge of the lottery; the "
+                          "verifier must be.", rule="E3")
+    destroyer_at = _authenticate_member(destroyer, destroyer_password, role="destroyed the card")
+    verifier_at = _authenticate_member(verifier, verifier_password, role="verified the destruction")
+    now = timezone.now()
+    # R:E2 destroyed (paper) or deleted (electronic) at once.
+    method = DestructionMethod.DESTROYED if event.deck_kind == DeckKind.PAPER else DestructionMethod.DELETED
+    destruction = CardDestruction.objects.create(
+        draw=draw, envelope=envelope, card=envelope.card, method=method, destroyed_by=destroyer,
+        verified_by=verifier, destroyed_at=now, verified_at=now, recorded_by=actor,
+        destroyer_authenticated_at=destroyer_at, verifier_authenticated_at=verifier_at,
+    )
+    audit_record(actor=actor, action="raffle.card.destroy", obj=destruction, data={
+        "draw": draw.number, "envelope": envelope.number, "card": envelope.card, "method": method,
+        "destroyed_by": destroyer.full_name, "verified_by": verifier.full_name,
+        "destroyer_authenticated_at": destroyer_at, "verifier_authenticated_at": verifier_at})
+    return destruction
