@@ -15,7 +15,7 @@ from licensing.models import SalesChannel
 from raffle import services
 from raffle.errors import RaffleError
 from raffle.models import Draw, DrawState, Sale, Ticket, TicketRoll
-from raffle.services.tickets import draw_sales_channel
+from raffle.services.pool import draw_sales_channel
 from tests.factories import LicenceFactory, UserFactory, event_with_draw, run_draw, sell_tickets
 
 pytestmark = pytest.mark.django_db

@@ -36,10 +36,9 @@ from raffle.services.treasury import (  # noqa: F401
     prize_mark_unclaimed,
     prize_payment_record,
 )
+from raffle.services.rolls import roll_issue, roll_return  # noqa: F401
 from raffle.services.tickets import (  # noqa: F401
     SaleLine,
-    roll_issue,
-    roll_return,
     sale_print,
     sale_void,
     ticket_sell,
