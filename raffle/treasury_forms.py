@@ -13,32 +13,28 @@ def _amount(label: str, **kwargs) -> forms.CharField:
     return forms.CharField(label=label, max_length=20, **kwargs)
 
 
-class TrustAccountForm(forms.Form):
+class SigningOfficersForm(forms.Form):
+    """R:L12 the account's signing officers: active bona fide members of the licensee."""
+
+    signing_officers = forms.ModelMultipleChoiceField(
+        queryset=BonaFideMember.objects.none(), widget=forms.CheckboxSelectMultiple,
+        label="Signing officers (at least two bona fide members)")
+
+    def __init__(self, *args, licence, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["signing_officers"].queryset = BonaFideMember.objects.filter(
+            organisation=licence.organisation, is_active=True)
+
+
+class TrustAccountForm(SigningOfficersForm):
     bank_name = forms.CharField(label="Bank or credit union", max_length=150)
     branch = forms.CharField(label="Branch", max_length=150, required=False)
     account_number = forms.CharField(label="Account number", max_length=40)
     opened_on = forms.DateField(label="Opened on", widget=DATE)
     deposit_within_days = forms.IntegerField(label="Deposit each draw's sales within (days)", initial=3,
                                              min_value=0, max_value=30)
-    signing_officers = forms.ModelMultipleChoiceField(
-        queryset=BonaFideMember.objects.none(), widget=forms.CheckboxSelectMultiple,
-        label="Signing officers (at least two bona fide members)")
-
-    def __init__(self, *args, licence, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["signing_officers"].queryset = BonaFideMember.objects.filter(
-            organisation=licence.organisation, is_active=True)
-
-
-class SigningOfficersForm(forms.Form):
-    signing_officers = forms.ModelMultipleChoiceField(
-        queryset=BonaFideMember.objects.none(), widget=forms.CheckboxSelectMultiple,
-        label="Signing officers (at least two bona fide members)")
-
-    def __init__(self, *args, licence, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["signing_officers"].queryset = BonaFideMember.objects.filter(
-            organisation=licence.organisation, is_active=True)
+    field_order = ["bank_name", "branch", "account_number", "opened_on", "deposit_within_days",
+                   "signing_officers"]
 
 
 class DepositForm(forms.Form):
