@@ -34,10 +34,10 @@ class WinningTicketForm(forms.Form):
     winner_name = forms.CharField(label="Winner's name", max_length=150, required=False)
 
 
-class PaperWinningTicketForm(forms.Form):
-    """R:D2 the serial drawn from the container, typed twice."""
+class SerialTypedTwiceForm(forms.Form):
+    """R:D2 a serial read off a paper ticket is typed twice; a mismatch is
+    caught here, before anything is looked up (the service checks again)."""
 
-    serial = forms.CharField(label="Serial of the ticket drawn from the container", max_length=40)
     serial_again = forms.CharField(label="The same serial again, to confirm", max_length=40)
 
     def clean(self):
@@ -46,6 +46,13 @@ class PaperWinningTicketForm(forms.Form):
                 cleaned["serial"].strip().upper() != cleaned["serial_again"].strip().upper():
             raise forms.ValidationError("The two serials do not match; read the ticket again.")
         return cleaned
+
+
+class PaperWinningTicketForm(SerialTypedTwiceForm):
+    """R:D2 the serial drawn from the container, typed twice."""
+
+    serial = forms.CharField(label="Serial of the ticket drawn from the container", max_length=40)
+    field_order = ["serial", "serial_again"]
 
 
 class RngWinningTicketForm(forms.Form):
@@ -93,20 +100,14 @@ class MustGoRedrawForm(DestructionForm):
     subclasses below, for paper (container, D2) and for the RNG (D5)."""
 
 
-class PaperMustGoRedrawForm(MustGoRedrawForm):
+class PaperMustGoRedrawForm(SerialTypedTwiceForm, MustGoRedrawForm):
     """R:D2 the next ticket drawn from the container, its serial typed twice."""
 
     serial = forms.CharField(label="Next winning ticket serial", max_length=40)
-    serial_again = forms.CharField(label="The same serial again, to confirm", max_length=40)
     winner_name = forms.CharField(label="Its holder's name", max_length=150, required=False,
                                   help_text="Roll tickets only; stub tickets carry the purchaser's name.")
-
-    def clean(self):
-        cleaned = super().clean()
-        if cleaned.get("serial") and cleaned.get("serial_again") and \
-                cleaned["serial"].strip().upper() != cleaned["serial_again"].strip().upper():
-            raise forms.ValidationError("The two serials do not match; read the ticket again.")
-        return cleaned
+    field_order = ["destroyed_by", "destroyer_password", "verified_by", "verifier_password", "serial",
+                   "serial_again", "winner_name"]
 
 
 class RngMustGoRedrawForm(MustGoRedrawForm):

@@ -9,6 +9,11 @@ def staff_user(db):
 
 
 @pytest.fixture
+def treasurer(db):
+    return UserFactory(username="treasurer")
+
+
+@pytest.fixture
 def event(db, staff_user):
     return event_with_draw(actor=staff_user)
 

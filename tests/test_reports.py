@@ -26,14 +26,9 @@ from raffle.reports.builders import available_periods, final_report, four_draw_r
 from raffle.reports.deadlines import deadlines_ics, event_deadlines
 from raffle.reports.render import final_csv, final_pdf, four_draw_csv, four_draw_pdf
 from raffle.services import deposit_cover_draws, prize_payment_record, registrar_notification_record
-from tests.factories import UserFactory, event_with_closed_draws, run_draw, trust_account_for
+from tests.factories import event_with_closed_draws, run_draw, trust_account_for
 
 SALES = ["795.00", "430.00", "405.00", "385.00"]
-
-
-@pytest.fixture
-def treasurer(db):
-    return UserFactory(username="treasurer")
 
 
 @pytest.fixture

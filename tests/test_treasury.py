@@ -27,14 +27,9 @@ from raffle.services import (
     prize_mark_unclaimed,
     prize_payment_record,
 )
-from tests.factories import MemberFactory, UserFactory, event_with_closed_draws, trust_account_for
+from tests.factories import MemberFactory, event_with_closed_draws, trust_account_for
 
 SALES = ["795.00", "430.00", "405.00", "385.00"]
-
-
-@pytest.fixture
-def treasurer(db):
-    return UserFactory(username="treasurer")
 
 
 @pytest.fixture
