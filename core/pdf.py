@@ -11,11 +11,18 @@ from django.template.loader import render_to_string
 
 
 def render_pdf(template_name: str, context: dict, *, request=None) -> bytes:
-    from weasyprint import HTML  # imported lazily: it loads Pango at import time
-
     html = render_to_string(template_name, context, request=request)
     base_url = request.build_absolute_uri("/") if request is not None else str(settings.BASE_DIR)
-    return HTML(string=html, base_url=base_url).write_pdf()
+    return html_to_pdf(html, base_url=base_url)
+
+
+def html_to_pdf(html: str, *, base_url: str | None = None) -> bytes:
+    # Imported lazily: WeasyPrint loads Pango at import time.
+    from weasyprint import HTML
+
+    from core.pdf_fetcher import DataOnlyFetcher
+
+    return HTML(string=html, base_url=base_url, url_fetcher=DataOnlyFetcher()).write_pdf()
 
 
 def pdf_response(pdf: bytes, filename: str, *, inline: bool = True) -> HttpResponse:
