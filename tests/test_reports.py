@@ -208,7 +208,8 @@ def test_final_report_carries_a_copy_of_every_scanned_deposit_slip(closed, treas
     pdf = final_pdf(final_report(event))
     text = " ".join(pdf_text(pdf).split())
     assert "Annex: copies of the deposit slips" in text and "Deposit slip DS-77" in text
-    assert "DS-78" in text and "no scan on file" in text
+    assert "DS-78" in text and "no scan on file, to attach on paper: DS-78" in text
+    assert "DS-77 †" in text  # marked as copied in the annex
     images = {image.data for page in PdfReader(io.BytesIO(pdf)).pages for image in page.images}
     assert len(images) == 1  # the one scanned slip, embedded
     assert text.count("Annex: copies of the deposit slips") == 1

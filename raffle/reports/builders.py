@@ -11,7 +11,7 @@ import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Sum
+from django.db.models import Prefetch, Sum
 from django.utils import timezone
 
 from core.money import ZERO
@@ -219,6 +219,11 @@ class SlipCopy:
     def has_scan(self) -> bool:
         return bool(self.deposit.slip_scan)
 
+    @property
+    def draws_covered(self) -> str:
+        """The draw numbers whose sales this slip holds (L12), from the prefetched coverage."""
+        return ", ".join(str(cover.draw.number) for cover in self.deposit.coverage.all())
+
 
 def _slip_copies(deposits) -> list[SlipCopy]:
     import base64
@@ -306,6 +311,15 @@ class FinalReport:
     def slip_images(self) -> list[SlipCopy]:
         return [copy for copy in self.deposits if copy.image_uri]
 
+    @property
+    def slips_scanned_not_image(self) -> list[str]:
+        """Scans on file that cannot be inlined (a PDF, say): printed and attached by hand."""
+        return [copy.deposit.slip_number for copy in self.deposits if copy.has_scan and not copy.image_uri]
+
+    @property
+    def slips_without_scan(self) -> list[str]:
+        return [copy.deposit.slip_number for copy in self.deposits if not copy.has_scan]
+
 
 def final_report(event: Event) -> FinalReport:
     """R:R2 the financial report of the whole event."""
@@ -335,7 +349,9 @@ def final_report(event: Event) -> FinalReport:
         uses=uses, uses_total=sum((u.spent for u in uses), ZERO),
         donated=donated, donated_total=sum((p.value for p in donated), ZERO),
         fees=fees, fee_total=sum((f.fee for f in fees), ZERO),
-        deposits=_slip_copies(Deposit.objects.filter(account__licence=licence).order_by("deposited_on", "slip_number")),
+        deposits=_slip_copies(
+            Deposit.objects.filter(account__licence=licence).order_by("deposited_on", "slip_number")
+            .prefetch_related(Prefetch("coverage", DepositCoverage.objects.select_related("draw")))),
         reconciliation=draw_reconciliation(event, draws=draws),
         compliance_register=registers.compliance_register_available(),
         compliance_issues=registers.compliance_issues(event),
