@@ -95,6 +95,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Objects CPython's youngest GC generation may hold before a collection; see
+# core/runtime.py (applied by config/wsgi.py) and docs/benchmarks.md.
+GC_YOUNG_THRESHOLD = env.int("GC_YOUNG_THRESHOLD", default=50_000)
+
 # Login hardening. django-axes counts failed logins per username and address
 # and locks that pair out for a cool-off time; a treasurer can still sign in
 # from elsewhere, an attacker cannot keep guessing. Axes must come first.

@@ -7,3 +7,7 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 application = get_wsgi_application()
+
+from core.runtime import tune_garbage_collector  # noqa: E402  (needs the settings loaded above)
+
+tune_garbage_collector()

@@ -70,3 +70,13 @@ def test_uploaded_files_can_live_on_s3_compatible_storage():
 def test_the_demo_runs_without_a_secret_key_or_second_factor(debug):
     assert settings_value("s.DEBUG, s.REQUIRE_2FA_ROLES", DJANGO_DEBUG=debug,
                           DJANGO_SECRET_KEY=None) == "(True, [])"
+
+
+@pytest.mark.parametrize(("setting", "expected"), [(None, "50000"), ("12345", "12345")])
+def test_the_served_application_raises_the_young_gc_threshold(setting, expected):
+    """config/wsgi.py applies core.runtime.tune_garbage_collector (docs/benchmarks.md, reports)."""
+    result = subprocess.run([sys.executable, "-c", "import gc, config.wsgi; print(gc.get_threshold()[0])"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120,
+                            env=production_env(GC_YOUNG_THRESHOLD=setting))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == expected
