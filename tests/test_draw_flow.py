@@ -235,3 +235,18 @@ def test_signatures_work_with_the_login_lockout_switched_on(draw, staff_user, se
     draw = run_draw(draw, actor=staff_user, destroyer=destroyer, verifier=verifier)
     assert draw.state == DrawState.CLOSED
     assert CardDestruction.objects.filter(draw=draw, verified_by=verifier).exists()
+
+
+def test_the_next_draw_keeps_the_local_hour_across_daylight_saving(staff_user):
+    """Ontario leaves daylight saving on 1 November 2026: a Thursday 19:30
+    draw on 29 October is followed by one at 19:30 on 5 November, not 18:30."""
+    import datetime
+
+    from django.utils import timezone
+
+    from tests.factories import event_with_closed_draws
+
+    first = timezone.make_aware(datetime.datetime(2026, 10, 29, 19, 30))
+    event, _ = event_with_closed_draws(["100.00"], actor=staff_user, first_draw_at=first)
+    following = timezone.localtime(event.draws.get(number=2).scheduled_at)
+    assert (following.date(), following.strftime("%H:%M")) == (datetime.date(2026, 11, 5), "19:30")

@@ -353,9 +353,11 @@ def draw_roll_over(*, actor, draw: Draw, destroyed_by, verified_by, destroyer_pa
 def _schedule_next_draw(*, event: Event, after: Draw) -> Draw | None:
     if event.draws.filter(number=after.number + 1).exists():
         return None
+    # Days are added to the local time (a zoneinfo datetime adds wall-clock
+    # time), so the next draw keeps the hall's hour across daylight saving.
     return Draw.objects.create(
         event=event, number=after.number + 1,
-        scheduled_at=after.scheduled_at + datetime.timedelta(days=event.draw_interval_days),
+        scheduled_at=timezone.localtime(after.scheduled_at) + datetime.timedelta(days=event.draw_interval_days),
     )
 
 
