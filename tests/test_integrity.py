@@ -53,6 +53,33 @@ def test_a_wrong_password_is_refused_and_changes_nothing(revealed, staff_user, w
     assert refused.data["member"] == member.full_name and "not-the-password" not in str(refused.data)
 
 
+def test_repeated_wrong_signatures_lock_that_member_only(revealed, staff_user, settings):  # R:E3 R:D7
+    settings.AXES_FAILURE_LIMIT = 2
+    destroyer, verifier = members_for(revealed.event)
+
+    def roll_over(member, password):
+        services.draw_roll_over(actor=staff_user, draw=revealed, destroyed_by=member, verified_by=verifier,
+                                destroyer_password=password, verifier_password=PASSWORD)
+
+    for _ in range(2):
+        with pytest.raises(RaffleError, match="own password"):
+            roll_over(destroyer, "a-guess")
+    # Now even the right password is refused for the cool-off, and nothing changes.
+    with pytest.raises(RaffleError, match="wrong password too many times and cannot sign until"):
+        roll_over(destroyer, PASSWORD)
+    revealed.refresh_from_db()
+    assert revealed.state == DrawState.CARD_REVEALED and not CardDestruction.objects.exists()
+    # Another member signs instead; the verifier, who never failed, is not locked.
+    stand_in = MemberFactory(organisation=revealed.event.licence.organisation, full_name="Sam Stand-In")
+    roll_over(stand_in, PASSWORD)
+    assert CardDestruction.objects.get().destroyed_by == stand_in
+    # Refusals older than the cool-off no longer count.
+    settings.AXES_COOLOFF_TIME = datetime.timedelta(0)
+    from raffle.services.destruction import _check_not_locked_out
+
+    _check_not_locked_out(destroyer, role="destroyed the card")
+
+
 def test_the_password_of_the_recording_user_does_not_sign_for_a_member(revealed):  # R:E3
     destroyer, verifier = members_for(revealed.event)
     recorder = UserFactory(password="the-recorder-own-password")

@@ -4,10 +4,12 @@ audit of refused signatures. Used by the rollover and by the must-go re-draw."""
 
 import functools
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from core.audit import audit_record
+from core.models import AuditEntry
 from licensing.models import BonaFideMember
 from raffle.errors import RaffleError
 from raffle.models import CardDestruction, DeckKind, DestructionMethod, Draw, Envelope, Event
@@ -33,13 +35,35 @@ class MemberPasswordRefused(RaffleError):
         self.role = role
 
 
+SIGNATURE_REFUSED = "raffle.card.signature_refused"
+
+
+def _check_not_locked_out(member: BonaFideMember, *, role: str) -> None:
+    """After as many refused signatures as a sign-in allows (AXES_FAILURE_LIMIT),
+    the member cannot sign for the same cool-off (AXES_COOLOFF_TIME), whatever
+    the password: a destruction screen must not be a way round the sign-in
+    lockout. The refusals are counted from the audit trail, where
+    `log_signature_refusals` writes them."""
+    since = timezone.now() - settings.AXES_COOLOFF_TIME
+    refused = AuditEntry.objects.filter(action=SIGNATURE_REFUSED, at__gte=since, data__member_id=member.pk)
+    if refused.count() >= settings.AXES_FAILURE_LIMIT:
+        last = timezone.localtime(refused.order_by("-at").values_list("at", flat=True).first())
+        until = last + settings.AXES_COOLOFF_TIME
+        raise RaffleError(
+            f"{member.full_name}, who {role}, gave a wrong password too many times and cannot sign until "
+            f"{until:%H:%M}. Another member can sign instead, or an administrator can check the audit trail.",
+            rule="E3")
+
+
 def _authenticate_member(member: BonaFideMember, password: str, *, role: str):
     """R:E3 the member proves it is them with their own password, now.
 
     The member is already known, so this checks that account's password
     directly rather than going through `authenticate()`: the login backends
     (django-axes) need the HTTP request of a sign-in, and a signature is not a
-    sign-in. Refusals are audited by `log_signature_refusals`."""
+    sign-in. Refusals are audited by `log_signature_refusals`, and too many of
+    them lock the member's signature for a while."""
+    _check_not_locked_out(member, role=role)
     user = member.user
     if not password or not user.is_active or not user.check_password(password):
         raise MemberPasswordRefused(
@@ -60,7 +84,7 @@ def log_signature_refusals(service):
             return service(actor=actor, draw=draw, **kwargs)
         except MemberPasswordRefused as refused:
             with transaction.atomic():
-                audit_record(actor=actor, action="raffle.card.signature_refused", obj=draw,
+                audit_record(actor=actor, action=SIGNATURE_REFUSED, obj=draw,
                              data={"member": refused.member.full_name, "member_id": refused.member.pk,
                                    "role": refused.role})  # R:D7
             raise
