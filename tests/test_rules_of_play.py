@@ -16,6 +16,7 @@ from raffle.rules_of_play import rules_of_play
 from tests.factories import (
     LicenceFactory,
     OrganisationFactory,
+    UserFactory,
     event_with_draw,
     run_draw,
 )
@@ -134,6 +135,22 @@ def test_a_bingo_event_sells_stubs_inside_its_hall_and_nothing_else(staff_user):
     with pytest.raises(RaffleError, match="sold inside Delta Bingo, Kingston only, not at the Legion") as refused:
         _stub(draw, staff_user, "2", place="the Legion")
     assert refused.value.rule == "T12" and Sale.objects.count() == 1
+
+
+def test_the_sales_page_of_a_bingo_event_asks_that_the_sale_is_inside_the_hall(staff_user, client):  # R:T12
+    draw = _selling_bingo_draw(staff_user)
+    services.roll_issue(actor=staff_user, draw=draw, seller_name="Sam", first_serial=1, last_serial=100,
+                        kind="book")
+    client.force_login(UserFactory(is_superuser=True))
+    url = reverse("sales_sell", args=[draw.pk])
+    assert "This sale is made inside Delta Bingo, Kingston" in client.get(url).content.decode()
+    sale = {"purchaser_name": "Lou", "purchaser_contact": "lou@example.org", "tier": 1, "units": 1,
+            "envelope_pick": 9, "device": "Sam", "serials": "1"}
+    refused = client.post(url, sale).content.decode()
+    assert "sold inside Delta Bingo, Kingston only: tick the box" in refused and not Sale.objects.exists()
+    client.post(url, {**sale, "inside_hall": "on"})
+    assert Sale.objects.get().channel == SalesChannel.PAPER_STUB
+    assert AuditEntry.objects.get(action="raffle.ticket.sell").data["place"] == "Delta Bingo, Kingston"
 
 
 def test_a_bingo_event_amended_to_electronic_still_sells_stubs_only(staff_user):  # R:T12 R:L5

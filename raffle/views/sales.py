@@ -37,6 +37,11 @@ class SaleForm(forms.Form):
             (n, f"Envelope {n}") for n in sales_selectors.sealed_envelope_numbers(draw)]
         if draw.event.licence.sales_channel != SalesChannel.PAPER_STUB:
             del self.fields["serials"]
+        if draw.event.is_bingo:  # R:T12 the seller attests the sale is made inside the hall
+            self.fields["inside_hall"] = forms.BooleanField(
+                label=f"This sale is made inside {draw.event.draw_place}", required=True,
+                error_messages={"required": f"A bingo event's tickets are sold inside {draw.event.draw_place} "
+                                            "only: tick the box if this sale is made there."})
 
 
 class VoidForm(forms.Form):
@@ -130,7 +135,8 @@ def sell(request, draw_id: int):
             sale = services.ticket_sell(
                 actor=request.user, draw=draw, tier_quantity=data["tier"], units=data["units"],
                 purchaser_name=data["purchaser_name"], purchaser_contact=data["purchaser_contact"],
-                envelope_pick=data["envelope_pick"], device=data["device"], serials=serials)
+                envelope_pick=data["envelope_pick"], device=data["device"], serials=serials,
+                place=draw.event.draw_place if data.get("inside_hall") else "")
         except DomainError as error:
             form.add_error(None, str(error))
         else:
