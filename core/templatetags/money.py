@@ -10,4 +10,5 @@ register = template.Library()
 
 @register.filter
 def money(amount):
+    """$1,234.50; an em dash when there is no figure."""
     return format_money(amount)
