@@ -330,3 +330,36 @@ def winning_sale(draw: Draw):
     selection = (WinnerSelection.objects.filter(draw=draw, superseded_at__isnull=True)
                  .select_related("ticket__sale").first())
     return selection.ticket.sale if selection else None
+
+
+@dataclass(frozen=True)
+class RollWinnerClaim:
+    """R:T8 the current winning roll ticket of a draw and its claim period."""
+
+    serial: str
+    drawn_at: datetime.datetime
+    claim_by: datetime.datetime
+    claimed_at: datetime.datetime | None
+    attempt: int
+
+    @property
+    def may_redraw(self) -> bool:
+        return self.claimed_at is None and timezone.now() >= self.claim_by
+
+
+def roll_winner_claim(draw: Draw) -> RollWinnerClaim | None:
+    """The claim of a finished roll-ticket draw's winner (roll tickets carry no
+    name, so the holder must come forward); None for other draws."""
+    from licensing.models import SalesChannel
+    from raffle.models import WinnerSelection
+
+    if draw.state != DrawState.CLOSED or draw.event.licence.sales_channel != SalesChannel.PAPER_ROLL:
+        return None
+    selection = (WinnerSelection.objects.filter(draw=draw, superseded_at__isnull=True)
+                 .select_related("ticket").first())
+    if selection is None:
+        return None
+    return RollWinnerClaim(
+        serial=selection.ticket.serial, drawn_at=selection.selected_at, attempt=selection.attempt,
+        claim_by=selection.selected_at + datetime.timedelta(days=draw.event.claim_period_days),
+        claimed_at=selection.claimed_at)

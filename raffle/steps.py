@@ -50,6 +50,19 @@ def step_form(draw: Draw, data=None):
     return form_class(data)
 
 
+def unclaimed_redraw_form(draw: Draw, data=None) -> PaperWinningTicketForm | None:
+    """R:T8 the form of a re-draw after an unclaimed roll ticket: the serial
+    drawn from the container typed twice, or nothing when the RNG draws."""
+    return None if draws_by_rng(draw) else PaperWinningTicketForm(data)
+
+
+def perform_unclaimed_redraw(*, actor, draw: Draw, cleaned: dict) -> str:
+    selection = services.draw_redraw_unclaimed(actor=actor, draw=draw, serial=cleaned.get("serial", ""),
+                                               serial_again=cleaned.get("serial_again"))
+    return (f"Draw {draw.number}: ticket {selection.ticket.serial} is drawn in place of the unclaimed one; "
+            "the re-draw is logged.")
+
+
 def perform_next_step(*, actor, draw: Draw, cleaned: dict) -> tuple[Draw, str]:
     """Run the service for the draw's next step; return the draw and what happened."""
     state = draw.state

@@ -7,6 +7,7 @@ urlpatterns = [
     path("events/<int:event_id>/", events.event_detail, name="event_detail"),
     path("events/<int:event_id>/dashboard/", dashboard.event_dashboard, name="event_dashboard"),
     path("draws/<int:draw_id>/night/", drawnight.draw_night, name="draw_night"),
+    path("draws/<int:draw_id>/night/claim/", drawnight.draw_claim, name="draw_claim"),
     path("board/<int:event_id>/", board.public_board, name="public_board"),
     path("audit/", audit.audit_trail, name="audit_trail"),
     path("events/<int:event_id>/destructions/", audit.destruction_log, name="audit_destructions"),

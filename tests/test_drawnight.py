@@ -1,6 +1,7 @@
 """The draw-night wizard: one page per draw, the screen chosen by the draw's
 state, every step a POST that carries the state it expects (RULES D8)."""
 
+import datetime
 import threading
 
 import pytest
@@ -9,8 +10,18 @@ from django.test import Client
 from django.urls import reverse
 
 from core import roles
-from raffle.models import CardDestruction, Draw, DrawState, EventStatus, Ticket
-from tests.factories import PASSWORD, SIGNATURES, members_for, run_draw, sell_tickets, user_with_role
+from licensing.models import SalesChannel
+from raffle.models import CardDestruction, Draw, DrawState, EventStatus, Ticket, WinnerSelection
+from tests.factories import (
+    PASSWORD,
+    SIGNATURES,
+    LicenceFactory,
+    event_with_draw,
+    members_for,
+    run_draw,
+    sell_tickets,
+    user_with_role,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -377,3 +388,42 @@ def test_a_post_without_the_expected_state_performs_nothing(staff_client, draw):
     response = staff_client.post(night(draw), {}, follow=True)
     assert any("out of date" in e for e in errors(response))
     assert state_of(draw) == DrawState.SCHEDULED
+
+
+# --- T8: a roll-ticket winner's claim, and the re-draw after the claim period ------------------------
+
+def test_a_roll_winner_claims_or_is_redrawn_from_the_finished_draws_screen(staff_client, drawstaff):  # R:T8
+    event = event_with_draw(actor=drawstaff, licence=LicenceFactory(sales_channel=SalesChannel.PAPER_ROLL),
+                            claim_period_days=7)
+    draw = run_draw(event.draws.get(number=1), actor=drawstaff, sales="10")
+    first = draw.winning_serial
+    claim_url = reverse("draw_claim", args=[draw.pk])
+    page = staff_client.get(night(draw)).content.decode()
+    assert f"the holder of ticket <strong>{first}</strong>" in page and "Draw another ticket" not in page
+    # Too early: the winner still has the claim period.
+    response = staff_client.post(claim_url, {"action": "redraw", "serial": "x", "serial_again": "x"}, follow=True)
+    assert any("has until" in error for error in errors(response))
+    assert Draw.objects.get(pk=draw.pk).winning_serial == first
+
+    WinnerSelection.objects.filter(draw=draw).update(selected_at=draw.closed_at - datetime.timedelta(days=8))
+    page = staff_client.get(night(draw)).content.decode()
+    assert "The claim period is over" in page and "The same serial again, to confirm" in page
+    other = Ticket.objects.filter(draw=draw).exclude(serial=first).first().serial
+    response = staff_client.post(claim_url, {"action": "redraw", "serial": other, "serial_again": other + "9"},
+                                 follow=True)
+    assert any("do not match" in error for error in errors(response))
+    response = staff_client.post(claim_url, {"action": "redraw", "serial": other, "serial_again": other},
+                                 follow=True)
+    assert not errors(response) and Draw.objects.get(pk=draw.pk).winning_serial == other
+    assert f"the holder of ticket <strong>{other}</strong> (re-draw 1)" in response.content.decode()
+
+    response = staff_client.post(claim_url, {"action": "claim"}, follow=True)
+    assert f"Ticket {other} was claimed on" in response.content.decode()
+    response = staff_client.post(claim_url, {"action": "claim"}, follow=True)
+    assert any("already claimed" in error for error in errors(response))
+
+
+def test_an_electronic_draw_has_no_claim_panel(staff_client, drawstaff):  # R:T8
+    event = event_with_draw(actor=drawstaff, licence=LicenceFactory(sales_channel=SalesChannel.ELECTRONIC))
+    draw = run_draw(event.draws.get(number=1), actor=drawstaff, sales="10")
+    assert "The winner's claim" not in staff_client.get(night(draw)).content.decode()

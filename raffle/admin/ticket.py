@@ -5,7 +5,7 @@ The ticket list must stay fast with a million rows in a draw: it walks the
 (serial, licence) index, and never counts more rows than it can page through.
 """
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect
@@ -18,9 +18,9 @@ from core.admin import ReadOnlyAdminMixin, run_service
 from core.errors import DomainError
 from core.privacy import contact_for, may_see_contact
 from raffle import services
-from raffle.forms import PaperWinningTicketForm
 from raffle.models import Draw, DrawPool, Sale, Ticket, TicketRoll, WinnerSelection
-from raffle.services.pool import draws_by_rng, normalise_serial
+from raffle.steps import perform_unclaimed_redraw, unclaimed_redraw_form
+from raffle.services.pool import normalise_serial
 
 # The changelist counts at most this many rows; beyond it, the pages stop.
 COUNT_CAP = 10_000
@@ -171,13 +171,15 @@ class WinnerSelectionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         if not request.user.has_perm("raffle.change_draw"):
             raise PermissionDenied
         draw = get_object_or_404(Draw.objects.select_related("event__licence"), pk=draw_id)
-        form = None if draws_by_rng(draw) else PaperWinningTicketForm(request.POST or None)
+        form = unclaimed_redraw_form(draw, request.POST or None)
         if request.method == "POST" and (form is None or form.is_valid()):
-            data = form.cleaned_data if form else {}
-            done = run_service(self, request, services.draw_redraw_unclaimed, draw=draw,
-                               serial=data.get("serial", ""), serial_again=data.get("serial_again"),
-                               success=f"Draw {draw.number}: another ticket drawn; the re-draw is logged.")
-            if done:
+            try:
+                done = perform_unclaimed_redraw(actor=request.user, draw=draw,
+                                                cleaned=form.cleaned_data if form else {})
+            except DomainError as error:
+                self.message_user(request, str(error), messages.ERROR)
+            else:
+                self.message_user(request, done, messages.SUCCESS)
                 return redirect("admin:raffle_winnerselection_changelist")
         context = {**self.admin_site.each_context(request), "opts": self.model._meta, "draw": draw, "form": form,
                    "title": f"{draw.event} — re-draw the winning ticket of draw {draw.number}"}

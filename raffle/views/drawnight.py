@@ -11,6 +11,7 @@ simultaneous POSTs of the same step give one success.
 """
 
 from django.contrib import messages
+from django.views.decorators.http import require_POST
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
@@ -18,11 +19,11 @@ from django.urls import reverse
 from core import roles
 from core.errors import DomainError
 from core.money import parse_amount, split_sales
-from raffle import selectors
+from raffle import selectors, services
 from raffle.errors import RaffleError
 from raffle.models import Draw, DrawState
 from raffle.services.pool import draws_by_rng
-from raffle.steps import perform_next_step, step_form
+from raffle.steps import perform_next_step, perform_unclaimed_redraw, step_form, unclaimed_redraw_form
 
 # The progress shown on every screen: (state the step leads to, what staff call it).
 PROGRESS = [
@@ -100,6 +101,9 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
         context["winning_sale"] = selectors.winning_sale(draw)
     if screen == DrawState.CLOSED:
         context["next_draw"] = Draw.objects.filter(event_id=draw.event_id, number=draw.number + 1).first()
+        context["claim"] = claim = selectors.roll_winner_claim(draw)
+        if claim is not None and claim.may_redraw:
+            context["redraw_form"] = unclaimed_redraw_form(draw)
     return render(request, "raffle/drawnight/night.html", context, status=status)
 
 
@@ -183,3 +187,27 @@ def draw_night(request, draw_id: int):
         return _render(request, draw, form, status=400)
     messages.success(request, message)
     return redirect(here)
+
+
+@roles.role_required(*STAFF_WHO_RUN_DRAWS)  # who first: a visitor is sent to sign in, not told 405
+@require_POST
+def draw_claim(request, draw_id: int):
+    """R:T8 after the draw, a roll-ticket winner comes forward with the ticket,
+    or, once the claim period is over, another ticket of the draw is drawn.
+    Both are buttons on the finished draw's screen; the services lock the draw
+    and refuse a claim or re-draw that someone else has just recorded."""
+    draw = get_object_or_404(selectors.draws_for_night(), pk=draw_id)
+    try:
+        if request.POST.get("action") == "claim":
+            selection = services.winner_claim(actor=request.user, draw=draw)
+            messages.success(request, f"Ticket {selection.ticket.serial}: the claim is recorded. Pay the prize "
+                                      "from the treasurer's Prizes page.")
+        else:
+            form = unclaimed_redraw_form(draw, request.POST)
+            if form is not None and not form.is_valid():
+                raise RaffleError(" ".join(error for errors in form.errors.values() for error in errors))
+            messages.success(request, perform_unclaimed_redraw(
+                actor=request.user, draw=draw, cleaned=form.cleaned_data if form else {}))
+    except DomainError as error:
+        messages.error(request, str(error))
+    return redirect("draw_night", draw_id=draw.pk)
