@@ -212,6 +212,25 @@ def test_a_draw_becomes_must_go_only_before_its_ticket_is_drawn(staff_user, even
     assert not Draw.objects.get(pk=draw.pk).must_go
 
 
+def test_the_last_draw_before_the_licence_expires_must_go_before_its_ticket_is_drawn(staff_user):  # R:P7
+    import datetime
+
+    from django.utils import timezone
+
+    first = timezone.now() + datetime.timedelta(days=1)
+    licence = LicenceFactory(expires_on=timezone.localdate(first) + datetime.timedelta(days=6))
+    event = event_with_draw(actor=staff_user, licence=licence, first_draw_at=first,
+                            must_go_payout=MustGoPayout.SHARE_NON_ACE)
+    draw = run_draw(event.draws.get(number=1), actor=staff_user, until=DrawState.ANNOUNCED)
+    serial = _serials(draw, 1)[0]
+    with pytest.raises(RaffleError, match="last draw before the licence expires") as refused:
+        services.draw_record_winning_ticket(actor=staff_user, draw=draw, serial=serial, serial_again=serial)
+    assert refused.value.rule == "P7" and Draw.objects.get(pk=draw.pk).state == DrawState.ANNOUNCED
+    draw = services.draw_set_must_go(actor=staff_user, draw=draw, reason=MustGoReason.LICENCE_EXPIRY)
+    draw = services.draw_record_winning_ticket(actor=staff_user, draw=draw, serial=serial, serial_again=serial)
+    assert draw.state == DrawState.TICKET_DRAWN and draw.must_go
+
+
 def test_a_must_go_draw_needs_an_exit_strategy_in_the_rules_of_play(staff_user):  # R:P7
     event = event_with_draw(actor=staff_user, must_go_payout="")
     with pytest.raises(RaffleError, match="do not state the exit strategy"):

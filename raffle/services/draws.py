@@ -213,6 +213,7 @@ def draw_record_winning_ticket(*, actor, draw: Draw, serial: str = "", serial_ag
     """
     event, draw = _lock(draw)
     _check_step(event, draw, DrawState.TICKET_DRAWN)
+    _check_last_draw_must_go(event, draw)
     data = {}
     if draw.is_imported:
         serial = normalise_serial(serial)
@@ -234,6 +235,20 @@ def draw_record_winning_ticket(*, actor, draw: Draw, serial: str = "", serial_ag
     return _advance(actor=actor, draw=draw, to_state=DrawState.TICKET_DRAWN, stamp="ticket_drawn_at",
                     action="raffle.draw.draw_ticket", fields=("winning_serial", "winner_name"),
                     data={"serial": serial, "winner_name": draw.winner_name, **data})
+
+
+def _check_last_draw_must_go(event: Event, draw: Draw) -> None:
+    """R:P7 the last draw the licence allows cannot roll over: it is run as the
+    must-go final draw, which is set before its winning ticket is drawn.
+    (Imported draws are history, decided elsewhere.)"""
+    if draw.must_go or draw.is_imported:
+        return
+    expires_on = event.licence.expires_on
+    if timezone.localdate(draw.scheduled_at) + datetime.timedelta(days=event.draw_interval_days) > expires_on:
+        raise RaffleError(
+            f"Draw {draw.number} is the last draw before the licence expires on {expires_on:%Y-%m-%d}, so the "
+            "Ace of Spades must be found in it. Make it the must-go final draw (the event's exit strategy page), "
+            "then draw the winning ticket.", rule="P7")
 
 
 def _parse_envelope_number(value) -> int:
