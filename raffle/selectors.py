@@ -341,17 +341,18 @@ class RollWinnerClaim:
     claim_by: datetime.datetime
     claimed_at: datetime.datetime | None
     attempt: int
+    prize_paid_on: datetime.date | None = None
 
     @property
     def may_redraw(self) -> bool:
-        return self.claimed_at is None and timezone.now() >= self.claim_by
+        return self.claimed_at is None and self.prize_paid_on is None and timezone.now() >= self.claim_by
 
 
 def roll_winner_claim(draw: Draw) -> RollWinnerClaim | None:
     """The claim of a finished roll-ticket draw's winner (roll tickets carry no
     name, so the holder must come forward); None for other draws."""
     from licensing.models import SalesChannel
-    from raffle.models import WinnerSelection
+    from raffle.models import PrizeKind, PrizePayment, WinnerSelection
 
     if draw.state != DrawState.CLOSED or draw.event.licence.sales_channel != SalesChannel.PAPER_ROLL:
         return None
@@ -362,4 +363,6 @@ def roll_winner_claim(draw: Draw) -> RollWinnerClaim | None:
     return RollWinnerClaim(
         serial=selection.ticket.serial, drawn_at=selection.selected_at, attempt=selection.attempt,
         claim_by=selection.selected_at + datetime.timedelta(days=draw.event.claim_period_days),
-        claimed_at=selection.claimed_at)
+        claimed_at=selection.claimed_at,
+        prize_paid_on=PrizePayment.objects.filter(draw=draw, kind=PrizeKind.DRAW_PRIZE)
+        .values_list("paid_on", flat=True).first())

@@ -8,10 +8,12 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from core import roles
 from licensing.models import SalesChannel
-from raffle.models import CardDestruction, Draw, DrawState, EventStatus, Ticket, WinnerSelection
+from raffle import services
+from raffle.models import CardDestruction, Draw, DrawState, EventStatus, PrizeKind, Ticket, WinnerSelection
 from tests.factories import (
     PASSWORD,
     SIGNATURES,
@@ -417,6 +419,16 @@ def test_a_roll_winner_claims_or_is_redrawn_from_the_finished_draws_screen(staff
     assert not errors(response) and Draw.objects.get(pk=draw.pk).winning_serial == other
     assert f"the holder of ticket <strong>{other}</strong> (re-draw 1)" in response.content.decode()
 
+    # A prize paid means its holder came forward: no re-draw then, only the claim.
+    services.prize_payment_record(actor=drawstaff, draw=draw, kind=PrizeKind.DRAW_PRIZE, method="cheque",
+                                  reference="CHQ 7", paid_on=timezone.localdate(draw.scheduled_at),
+                                  payee="Robin Holder")
+    WinnerSelection.objects.filter(draw=draw).update(selected_at=draw.closed_at - datetime.timedelta(days=8))
+    page = staff_client.get(night(draw)).content.decode()
+    assert "The draw prize was paid on" in page and "The claim period is over" not in page
+    response = staff_client.post(claim_url, {"action": "redraw", "serial": first, "serial_again": first},
+                                 follow=True)
+    assert any("was paid to Robin Holder" in error for error in errors(response))
     response = staff_client.post(claim_url, {"action": "claim"}, follow=True)
     assert f"Ticket {other} was claimed on" in response.content.decode()
     response = staff_client.post(claim_url, {"action": "claim"}, follow=True)

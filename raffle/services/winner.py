@@ -9,7 +9,7 @@ from django.utils import timezone
 from core.audit import audit_record
 from licensing.models import SalesChannel
 from raffle.errors import RaffleError
-from raffle.models import Draw, DrawState, SelectionMethod, WinnerSelection
+from raffle.models import Draw, DrawState, PrizeKind, PrizePayment, SelectionMethod, WinnerSelection
 from raffle.services.draws import _lock
 from raffle.services.pool import (
     current_selection,
@@ -57,6 +57,11 @@ def draw_redraw_unclaimed(*, actor, draw: Draw, serial: str = "", serial_again: 
     current = _selection(draw)
     if current.claimed_at:
         raise RaffleError(f"Ticket {current.ticket.serial} was claimed; there is nothing to re-draw.", rule="T8")
+    paid = PrizePayment.objects.filter(draw=draw, kind=PrizeKind.DRAW_PRIZE).first()
+    if paid is not None:
+        raise RaffleError(f"The draw prize of draw {draw.number} was paid to {paid.payee} on "
+                          f"{paid.paid_on:%Y-%m-%d}, so its winner came forward: record the claim instead.",
+                          rule="T8")
     deadline = current.selected_at + datetime.timedelta(days=event.claim_period_days)
     now = now or timezone.now()
     if now < deadline:
