@@ -56,9 +56,10 @@ def unclaimed_redraw_form(draw: Draw, data=None) -> PaperWinningTicketForm | Non
     return None if draws_by_rng(draw) else PaperWinningTicketForm(data)
 
 
-def perform_unclaimed_redraw(*, actor, draw: Draw, cleaned: dict) -> str:
+def perform_unclaimed_redraw(*, actor, draw: Draw, cleaned: dict, expected_serial: str | None = None) -> str:
     selection = services.draw_redraw_unclaimed(actor=actor, draw=draw, serial=cleaned.get("serial", ""),
-                                               serial_again=cleaned.get("serial_again"))
+                                               serial_again=cleaned.get("serial_again"),
+                                               expected_serial=expected_serial)
     return (f"Draw {draw.number}: ticket {selection.ticket.serial} is drawn in place of the unclaimed one; "
             "the re-draw is logged.")
 

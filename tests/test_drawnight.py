@@ -403,7 +403,8 @@ def test_a_roll_winner_claims_or_is_redrawn_from_the_finished_draws_screen(staff
     page = staff_client.get(night(draw)).content.decode()
     assert f"the holder of ticket <strong>{first}</strong>" in page and "Draw another ticket" not in page
     # Too early: the winner still has the claim period.
-    response = staff_client.post(claim_url, {"action": "redraw", "serial": "x", "serial_again": "x"}, follow=True)
+    response = staff_client.post(claim_url, {"action": "redraw", "serial_shown": first, "serial": "x",
+                                              "serial_again": "x"}, follow=True)
     assert any("has until" in error for error in errors(response))
     assert Draw.objects.get(pk=draw.pk).winning_serial == first
 
@@ -411,12 +412,15 @@ def test_a_roll_winner_claims_or_is_redrawn_from_the_finished_draws_screen(staff
     page = staff_client.get(night(draw)).content.decode()
     assert "The claim period is over" in page and "The same serial again, to confirm" in page
     other = Ticket.objects.filter(draw=draw).exclude(serial=first).first().serial
-    response = staff_client.post(claim_url, {"action": "redraw", "serial": other, "serial_again": other + "9"},
-                                 follow=True)
+    redraw = {"action": "redraw", "serial_shown": first}
+    response = staff_client.post(claim_url, {**redraw, "serial": other, "serial_again": other + "9"}, follow=True)
     assert any("do not match" in error for error in errors(response))
-    response = staff_client.post(claim_url, {"action": "redraw", "serial": other, "serial_again": other},
-                                 follow=True)
+    response = staff_client.post(claim_url, {**redraw, "serial": other, "serial_again": other}, follow=True)
     assert not errors(response) and Draw.objects.get(pk=draw.pk).winning_serial == other
+    # A second laptop still showing the first ticket acts on nothing.
+    response = staff_client.post(claim_url, {"action": "claim", "serial_shown": first}, follow=True)
+    assert any(f"Ticket {first} is no longer the winning ticket" in error for error in errors(response))
+    assert not WinnerSelection.objects.filter(draw=draw, claimed_at__isnull=False).exists()
     assert f"the holder of ticket <strong>{other}</strong> (re-draw 1)" in response.content.decode()
 
     # A prize paid means its holder came forward: no re-draw then, only the claim.
@@ -426,12 +430,12 @@ def test_a_roll_winner_claims_or_is_redrawn_from_the_finished_draws_screen(staff
     WinnerSelection.objects.filter(draw=draw).update(selected_at=draw.closed_at - datetime.timedelta(days=8))
     page = staff_client.get(night(draw)).content.decode()
     assert "The draw prize was paid on" in page and "The claim period is over" not in page
-    response = staff_client.post(claim_url, {"action": "redraw", "serial": first, "serial_again": first},
-                                 follow=True)
+    response = staff_client.post(claim_url, {"action": "redraw", "serial_shown": other, "serial": first,
+                                             "serial_again": first}, follow=True)
     assert any("was paid to Robin Holder" in error for error in errors(response))
-    response = staff_client.post(claim_url, {"action": "claim"}, follow=True)
+    response = staff_client.post(claim_url, {"action": "claim", "serial_shown": other}, follow=True)
     assert f"Ticket {other} was claimed on" in response.content.decode()
-    response = staff_client.post(claim_url, {"action": "claim"}, follow=True)
+    response = staff_client.post(claim_url, {"action": "claim", "serial_shown": other}, follow=True)
     assert any("already claimed" in error for error in errors(response))
 
 

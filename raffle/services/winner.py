@@ -29,11 +29,20 @@ def _selection(draw: Draw) -> WinnerSelection:
     return selection
 
 
+def _check_still_current(selection: WinnerSelection, expected_serial: str | None) -> None:
+    """A screen names the ticket it shows; if another ticket was drawn in its
+    place since, nothing is done to the wrong one."""
+    if expected_serial is not None and selection.ticket.serial != expected_serial:
+        raise RaffleError(f"Ticket {expected_serial} is no longer the winning ticket: ticket "
+                          f"{selection.ticket.serial} was drawn in its place. Nothing was changed.", rule="T8")
+
+
 @transaction.atomic
-def winner_claim(*, actor, draw: Draw) -> WinnerSelection:
+def winner_claim(*, actor, draw: Draw, expected_serial: str | None = None) -> WinnerSelection:
     """The holder of the winning ticket has come forward with it."""
     _event, draw = _lock(draw)
     selection = WinnerSelection.objects.select_for_update().get(pk=_selection(draw).pk)
+    _check_still_current(selection, expected_serial)
     if selection.claimed_at:
         raise RaffleError(f"Ticket {selection.ticket.serial} was already claimed.")
     selection.claimed_at = timezone.now()
@@ -45,7 +54,8 @@ def winner_claim(*, actor, draw: Draw) -> WinnerSelection:
 
 @transaction.atomic
 def draw_redraw_unclaimed(*, actor, draw: Draw, serial: str = "", serial_again: str | None = None,
-                          now: datetime.datetime | None = None) -> WinnerSelection:
+                          now: datetime.datetime | None = None, expected_serial: str | None = None
+                          ) -> WinnerSelection:
     """R:T8 roll tickets: when the winner has not claimed within the event's
     claim period, another ticket of the same draw is drawn (from the container,
     typed twice; or by the RNG). Every re-draw is logged; earlier winners are
@@ -55,6 +65,7 @@ def draw_redraw_unclaimed(*, actor, draw: Draw, serial: str = "", serial_again: 
         raise RaffleError("Only roll-ticket winners are re-drawn; stub and electronic tickets carry the "
                           "winner's name and contact.", rule="T8")
     current = _selection(draw)
+    _check_still_current(current, expected_serial)
     if current.claimed_at:
         raise RaffleError(f"Ticket {current.ticket.serial} was claimed; there is nothing to re-draw.", rule="T8")
     paid = PrizePayment.objects.filter(draw=draw, kind=PrizeKind.DRAW_PRIZE).first()

@@ -11,10 +11,10 @@ simultaneous POSTs of the same step give one success.
 """
 
 from django.contrib import messages
-from django.views.decorators.http import require_POST
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
+from django.views.decorators.http import require_POST
 
 from core import roles
 from core.errors import DomainError
@@ -197,9 +197,10 @@ def draw_claim(request, draw_id: int):
     Both are buttons on the finished draw's screen; the services lock the draw
     and refuse a claim or re-draw that someone else has just recorded."""
     draw = get_object_or_404(selectors.draws_for_night(), pk=draw_id)
+    shown = request.POST.get("serial_shown", "")  # the ticket the screen showed (a stale screen acts on nothing)
     try:
         if request.POST.get("action") == "claim":
-            selection = services.winner_claim(actor=request.user, draw=draw)
+            selection = services.winner_claim(actor=request.user, draw=draw, expected_serial=shown)
             messages.success(request, f"Ticket {selection.ticket.serial}: the claim is recorded. Pay the prize "
                                       "from the treasurer's Prizes page.")
         else:
@@ -207,7 +208,7 @@ def draw_claim(request, draw_id: int):
             if form is not None and not form.is_valid():
                 raise RaffleError(" ".join(error for errors in form.errors.values() for error in errors))
             messages.success(request, perform_unclaimed_redraw(
-                actor=request.user, draw=draw, cleaned=form.cleaned_data if form else {}))
+                actor=request.user, draw=draw, cleaned=form.cleaned_data if form else {}, expected_serial=shown))
     except DomainError as error:
         messages.error(request, str(error))
     return redirect("draw_night", draw_id=draw.pk)
