@@ -64,8 +64,11 @@ def test_repeated_wrong_signatures_lock_that_member_only(revealed, staff_user, s
     for _ in range(2):
         with pytest.raises(RaffleError, match="own password"):
             roll_over(destroyer, "a-guess")
-    # Now even the right password is refused for the cool-off, and nothing changes.
-    with pytest.raises(RaffleError, match="wrong password too many times and cannot sign until"):
+    # Now even the right password is refused for the cool-off, and nothing changes. The lock ends
+    # when the first of the two refusals is older than the cool-off.
+    first_refusal = AuditEntry.objects.filter(action="raffle.card.signature_refused").order_by("at").first().at
+    until = timezone.localtime(first_refusal + settings.AXES_COOLOFF_TIME)
+    with pytest.raises(RaffleError, match=f"wrong password too many times and cannot sign until {until:%H:%M}"):
         roll_over(destroyer, PASSWORD)
     revealed.refresh_from_db()
     assert revealed.state == DrawState.CARD_REVEALED and not CardDestruction.objects.exists()

@@ -44,11 +44,13 @@ def _check_not_locked_out(member: BonaFideMember, *, role: str) -> None:
     the password: a destruction screen must not be a way round the sign-in
     lockout. The refusals are counted from the audit trail, where
     `log_signature_refusals` writes them."""
-    since = timezone.now() - settings.AXES_COOLOFF_TIME
-    refused = AuditEntry.objects.filter(action=SIGNATURE_REFUSED, at__gte=since, data__member_id=member.pk)
-    if refused.count() >= settings.AXES_FAILURE_LIMIT:
-        last = timezone.localtime(refused.order_by("-at").values_list("at", flat=True).first())
-        until = last + settings.AXES_COOLOFF_TIME
+    limit, cooloff = settings.AXES_FAILURE_LIMIT, settings.AXES_COOLOFF_TIME
+    recent = list(AuditEntry.objects.filter(
+        action=SIGNATURE_REFUSED, at__gte=timezone.now() - cooloff, data__member_id=member.pk,
+    ).order_by("-at").values_list("at", flat=True)[:limit])
+    if len(recent) == limit:
+        # The lock ends when the oldest of these refusals leaves the cool-off window.
+        until = timezone.localtime(recent[-1] + cooloff)
         raise RaffleError(
             f"{member.full_name}, who {role}, gave a wrong password too many times and cannot sign until "
             f"{until:%H:%M}. Another member can sign instead, or an administrator can check the audit trail.",
