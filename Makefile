@@ -38,7 +38,7 @@ $(VENV)/.installed-test: pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install --quiet ".[test]"
 	@touch $@ $(VENV)/.installed-run
 
-.PHONY: install run test bench loadtest check clean
+.PHONY: install run test lint bench loadtest check clean
 install: $(VENV)/.installed-test
 
 run: $(VENV)/.installed-run
@@ -55,6 +55,11 @@ node_modules/axe-core/axe.min.js: package.json package-lock.json
 
 test: $(VENV)/.installed-test node_modules/axe-core/axe.min.js
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest $(PYTEST_ARGS)
+
+# The same checks as .pre-commit-config.yaml; .ci/run fails on either.
+lint: $(VENV)/.installed-test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
 check: $(VENV)/.installed-test
 	DJANGO_SETTINGS_MODULE=config.test_settings $(PY) manage.py check

@@ -55,14 +55,18 @@ def main(sizes=(1_000, 10_000, 50_000)):
 
             seconds = timed(verify)
             assert report.intact and report.entries == written
-            print(f"{written:>8} {baseline:>19.3f}s {seconds:>13.3f}s {seconds / baseline:>6.1f} "
-                  f"{written / seconds:>10,.0f}")
+            print(
+                f"{written:>8} {baseline:>19.3f}s {seconds:>13.3f}s {seconds / baseline:>6.1f} "
+                f"{written / seconds:>10,.0f}"
+            )
         event = event_with_draw(licence=LicenceFactory(), deck_kind="electronic")
         setup = timed(lambda: event_with_draw(licence=LicenceFactory(), deck_kind="paper"))
         setup_electronic = timed(lambda: event_with_draw(licence=LicenceFactory(), deck_kind="electronic"))
         deck = timed(lambda: deck_verify(event=event))
-        print(f"event_setup paper {setup * 1000:.1f} ms (baseline), electronic with 52 commitments "
-              f"{setup_electronic * 1000:.1f} ms; deck_verify of 52 commitments {deck * 1000:.1f} ms")
+        print(
+            f"event_setup paper {setup * 1000:.1f} ms (baseline), electronic with 52 commitments "
+            f"{setup_electronic * 1000:.1f} ms; deck_verify of 52 commitments {deck * 1000:.1f} ms"
+        )
     finally:
         teardown_databases(config, verbosity=0)
 

@@ -45,21 +45,37 @@ def build(closed_draws: int):
     from raffle.models import Draw, DrawState, Event
     from tests.factories import LicenceFactory, event_with_draw
 
-    event = event_with_draw(licence=LicenceFactory(prize_board=Decimal("5000000")),
-                            first_draw_at=timezone.now() - datetime.timedelta(weeks=closed_draws))
+    event = event_with_draw(
+        licence=LicenceFactory(prize_board=Decimal("5000000")),
+        first_draw_at=timezone.now() - datetime.timedelta(weeks=closed_draws),
+    )
     Draw.objects.filter(event=event).delete()
     jackpot, rows = Decimal("0"), []
     for n in range(1, closed_draws + 1):
         split = split_sales(Decimal(1000 + 37 * n))
-        rows.append(Draw(
-            event=event, number=n, state=DrawState.CLOSED,
-            scheduled_at=event.first_draw_at + datetime.timedelta(weeks=n - 1),
-            ticket_sales=split.sales, draw_prize=split.draw_prize,
-            jackpot_contribution=split.jackpot_contribution, licensee_share=split.licensee_share,
-            jackpot_before=jackpot, jackpot_after=jackpot + split.jackpot_contribution))
+        rows.append(
+            Draw(
+                event=event,
+                number=n,
+                state=DrawState.CLOSED,
+                scheduled_at=event.first_draw_at + datetime.timedelta(weeks=n - 1),
+                ticket_sales=split.sales,
+                draw_prize=split.draw_prize,
+                jackpot_contribution=split.jackpot_contribution,
+                licensee_share=split.licensee_share,
+                jackpot_before=jackpot,
+                jackpot_after=jackpot + split.jackpot_contribution,
+            )
+        )
         jackpot += split.jackpot_contribution
-    rows.append(Draw(event=event, number=closed_draws + 1, state=DrawState.SELLING,
-                     scheduled_at=event.first_draw_at + datetime.timedelta(weeks=closed_draws)))
+    rows.append(
+        Draw(
+            event=event,
+            number=closed_draws + 1,
+            state=DrawState.SELLING,
+            scheduled_at=event.first_draw_at + datetime.timedelta(weeks=closed_draws),
+        )
+    )
     Draw.objects.bulk_create(rows)
     return Event.objects.select_related("licence").get(pk=event.pk)
 
@@ -73,15 +89,19 @@ def main():
     connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
         print(f"prize board guard, {REPEAT} calls each, PostgreSQL")
-        print(f"{'closed draws':>12}  {'baseline µs':>11}  {'check µs':>9}  {'ratio':>5}  "
-              f"{'forecast µs':>11}  {'ratio':>5}")
+        print(
+            f"{'closed draws':>12}  {'baseline µs':>11}  {'check µs':>9}  {'ratio':>5}  "
+            f"{'forecast µs':>11}  {'ratio':>5}"
+        )
         for closed in (1, 12, 51):
             event = build(closed)
-            baseline = per_call_us(lambda: Event.objects.select_related("licence").get(pk=event.pk))
-            check = per_call_us(lambda: prize_board_check(event=event, extra_sales="1234.00"))
-            forecast = per_call_us(lambda: prize_board_forecast(event))
-            print(f"{closed:>12}  {baseline:>11.0f}  {check:>9.0f}  {check / baseline:>5.2f}  "
-                  f"{forecast:>11.0f}  {forecast / baseline:>5.2f}")
+            baseline = per_call_us(lambda event=event: Event.objects.select_related("licence").get(pk=event.pk))
+            check = per_call_us(lambda event=event: prize_board_check(event=event, extra_sales="1234.00"))
+            forecast = per_call_us(lambda event=event: prize_board_forecast(event))
+            print(
+                f"{closed:>12}  {baseline:>11.0f}  {check:>9.0f}  {check / baseline:>5.2f}  "
+                f"{forecast:>11.0f}  {forecast / baseline:>5.2f}"
+            )
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 

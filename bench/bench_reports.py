@@ -57,8 +57,9 @@ def _fill():
 
     user = get_user_model().objects.create_user("bench")
     first = timezone.now() - datetime.timedelta(days=7 * DRAWS + 10)
-    licence = LicenceFactory(issued_on=timezone.localdate(first) - datetime.timedelta(days=30),
-                             prize_board="999999999.00")
+    licence = LicenceFactory(
+        issued_on=timezone.localdate(first) - datetime.timedelta(days=30), prize_board="999999999.00"
+    )
     event = event_with_draw(actor=user, licence=licence, first_draw_at=first)
     cards = [c for c in DECK if c != ACE_OF_SPADES][: DRAWS - 1] + [ACE_OF_SPADES]
     sales = TICKETS_PER_DRAW * TICKET_PRICE
@@ -70,16 +71,29 @@ def _fill():
     account = trust_account_for(event, actor=user)
     for draw in Draw.objects.filter(event=event).order_by("number"):
         day = timezone.localdate(draw.scheduled_at)
-        deposit = deposit_record(actor=user, account=account, slip_number=f"S{draw.number:03d}",
-                                 deposited_on=day + datetime.timedelta(days=1), amount=draw.ticket_sales)
+        deposit = deposit_record(
+            actor=user,
+            account=account,
+            slip_number=f"S{draw.number:03d}",
+            deposited_on=day + datetime.timedelta(days=1),
+            amount=draw.ticket_sales,
+        )
         deposit_cover_draws(actor=user, deposit=deposit, amounts={draw: draw.ticket_sales})
-        prize_payment_record(actor=user, draw=draw, kind=PrizeKind.DRAW_PRIZE, method="cheque",
-                             reference=f"CHQ {1000 + draw.number}", paid_on=day, payee=f"Winner {draw.number}")
+        prize_payment_record(
+            actor=user,
+            draw=draw,
+            kind=PrizeKind.DRAW_PRIZE,
+            method="cheque",
+            reference=f"CHQ {1000 + draw.number}",
+            paid_on=day,
+            payee=f"Winner {draw.number}",
+        )
     # Imported draws carry no ticket detail; a run on the system would name each
     # winner and ticket, so the report is given text of that width to lay out.
     for draw in Draw.objects.filter(event=event):
-        Draw.objects.filter(pk=draw.pk).update(winning_serial=f"A-{draw.number * 19_231:07d}",
-                                               winner_name=f"Winner {draw.number} Lastname-Longer")
+        Draw.objects.filter(pk=draw.pk).update(
+            winning_serial=f"A-{draw.number * 19_231:07d}", winner_name=f"Winner {draw.number} Lastname-Longer"
+        )
     event.refresh_from_db()
     return event
 
@@ -103,26 +117,40 @@ def main():
     connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     try:
         event = _fill()
-        print(f"event: {DRAWS} draws, {TICKETS_PER_DRAW:,} tickets x ${TICKET_PRICE} per draw "
-              f"(sales ${TICKETS_PER_DRAW * TICKET_PRICE:,}), {DRAWS} deposits, {DRAWS} prize payments; "
-              f"median of {RUNS} runs")
+        print(
+            f"event: {DRAWS} draws, {TICKETS_PER_DRAW:,} tickets x ${TICKET_PRICE} per draw "
+            f"(sales ${TICKETS_PER_DRAW * TICKET_PRICE:,}), {DRAWS} deposits, {DRAWS} prize payments; "
+            f"median of {RUNS} runs"
+        )
         cases = [
-            ("four-draw report 13 (PDF)", lambda: render.four_draw_pdf(builders.four_draw_report(event, 13)),
-             lambda: builders.four_draw_report(event, 13), "pdf/four_draw_report.html"),
-            ("final report (PDF)", lambda: render.final_pdf(builders.final_report(event)),
-             lambda: builders.final_report(event), "pdf/final_report.html"),
+            (
+                "four-draw report 13 (PDF)",
+                lambda: render.four_draw_pdf(builders.four_draw_report(event, 13)),
+                lambda: builders.four_draw_report(event, 13),
+                "pdf/four_draw_report.html",
+            ),
+            (
+                "final report (PDF)",
+                lambda: render.final_pdf(builders.final_report(event)),
+                lambda: builders.final_report(event),
+                "pdf/final_report.html",
+            ),
         ]
         for name, full, build, template in cases:
             report = build()
             footer = f"Licence {event.licence.number} · {event.licence.organisation.name}"
             static_html = render_to_string(template, {"r": report, "footer_left": footer})
-            ours, baseline, pdf = _interleaved(full, lambda: HTML(string=static_html).write_pdf())
+            ours, baseline, pdf = _interleaved(
+                full, lambda static_html=static_html: HTML(string=static_html).write_pdf()
+            )
             pages = len(PdfReader(io.BytesIO(pdf)).pages)
             median = statistics.median(ours)
-            print(f"{name}: {median:.3f} s (fastest {min(ours):.3f}) | static HTML of the same size through "
-                  f"WeasyPrint: {statistics.median(baseline):.3f} s (fastest {min(baseline):.3f}) | ratio "
-                  f"{median / statistics.median(baseline):.2f} | {pages} pages, {len(pdf):,} bytes | "
-                  f"target < 1 s: {'met' if median < 1 else 'NOT MET'}")
+            print(
+                f"{name}: {median:.3f} s (fastest {min(ours):.3f}) | static HTML of the same size through "
+                f"WeasyPrint: {statistics.median(baseline):.3f} s (fastest {min(baseline):.3f}) | ratio "
+                f"{median / statistics.median(baseline):.2f} | {pages} pages, {len(pdf):,} bytes | "
+                f"target < 1 s: {'met' if median < 1 else 'NOT MET'}"
+            )
         csv_times, _, _ = _interleaved(lambda: render.final_csv(builders.final_report(event)), lambda: None)
         print(f"final report (CSV): {statistics.median(csv_times):.3f} s")
     finally:

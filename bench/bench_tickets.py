@@ -79,12 +79,23 @@ def main() -> None:
 
     def event(number):
         licence = Licence.objects.create(
-            number=number, organisation=org, authority_kind="agco", authority_name="AGCO",
-            sales_channel=SalesChannel.PAPER_ROLL, prize_board="100000000.00", fee_rate_percent="1.00",
+            number=number,
+            organisation=org,
+            authority_kind="agco",
+            authority_name="AGCO",
+            sales_channel=SalesChannel.PAPER_ROLL,
+            prize_board="100000000.00",
+            fee_rate_percent="1.00",
             issued_on=timezone.localdate() - datetime.timedelta(days=1),
-            expires_on=timezone.localdate() + datetime.timedelta(days=300))
-        ev = services.event_setup(actor=admin, licence=licence, name=number, price_tiers=[(1, "5.00"), (3, "10.00")],
-                                  first_draw_at=timezone.now() + datetime.timedelta(days=1))
+            expires_on=timezone.localdate() + datetime.timedelta(days=300),
+        )
+        ev = services.event_setup(
+            actor=admin,
+            licence=licence,
+            name=number,
+            price_tiers=[(1, "5.00"), (3, "10.00")],
+            first_draw_at=timezone.now() + datetime.timedelta(days=1),
+        )
         return services.draw_open_sales(actor=admin, draw=ev.draws.get(number=1))
 
     print(f"Ticket benchmarks, {n:,} tickets, PostgreSQL {connection.pg_version // 10000}")
@@ -93,18 +104,27 @@ def main() -> None:
     base_draw = event("BASELINE")
     with transaction.atomic():
         base_sale = services.roll_return(
-            actor=admin, roll=services.roll_issue(actor=admin, draw=base_draw, seller_name="B", first_serial=1,
-                                                  last_serial=1), first_unsold=2, tier_counts={1: 1})[0]
+            actor=admin,
+            roll=services.roll_issue(actor=admin, draw=base_draw, seller_name="B", first_serial=1, last_serial=1),
+            first_unsold=2,
+            tier_counts={1: 1},
+        )[0]
     with connection.cursor() as cursor:
         cursor.execute("TRUNCATE raffle_ticket CASCADE")  # tickets are never DELETEd (T11 trigger)
 
     def raw_copy():
         with transaction.atomic(), connection.cursor() as cursor:
-            with cursor.copy("COPY raffle_ticket (licence_id, draw_id, sale_id, serial, seq, is_void) FROM STDIN") as copy:
+            with cursor.copy(
+                "COPY raffle_ticket (licence_id, draw_id, sale_id, serial, seq, is_void) FROM STDIN"
+            ) as copy:
                 lic, drw, sale = base_draw.event.licence_id, base_draw.pk, base_sale.pk
                 for start in range(0, n, 100_000):
-                    copy.write("".join(f"{lic}\t{drw}\t{sale}\t{i}\t{i}\tf\n"
-                                       for i in range(start + 1, min(n, start + 100_000) + 1)))
+                    copy.write(
+                        "".join(
+                            f"{lic}\t{drw}\t{sale}\t{i}\t{i}\tf\n"
+                            for i in range(start + 1, min(n, start + 100_000) + 1)
+                        )
+                    )
 
     copy_s, _ = _timed(raw_copy)
     with connection.cursor() as cursor:
@@ -118,36 +138,46 @@ def main() -> None:
         return services.roll_return(actor=admin, roll=roll, first_unsold=n + 1, tier_counts={3: thirds, 1: ones})
 
     issue_s, _ = _timed(issue)
-    print(f"1. issue {n:,} tickets: raw COPY {copy_s:.2f} s; roll_return {issue_s:.2f} s "
-          f"= {issue_s / copy_s:.2f}x COPY (goal <= 2x)")
+    print(
+        f"1. issue {n:,} tickets: raw COPY {copy_s:.2f} s; roll_return {issue_s:.2f} s "
+        f"= {issue_s / copy_s:.2f}x COPY (goal <= 2x)"
+    )
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE raffle_ticket")
 
     close_s, draw = _timed(lambda: services.draw_close_sales(actor=admin, draw=draw))
-    print(f"   close sales (count and total {draw.pool.valid_tickets:,} tickets): {close_s * 1000:.1f} ms, "
-          f"sales ${draw.ticket_sales:,.2f}")
+    print(
+        f"   close sales (count and total {draw.pool.valid_tickets:,} tickets): {close_s * 1000:.1f} ms, "
+        f"sales ${draw.ticket_sales:,.2f}"
+    )
 
     # 2. Drawing the winner versus one primary-key lookup.
     ids = list(Ticket.objects.filter(draw=draw, seq__in=[1, n]).values_list("pk", flat=True))
     low, high = min(ids), max(ids)
-    pk_s, _ = _timed(lambda: Ticket.objects.select_related("sale").get(pk=low + secrets.randbelow(high - low + 1)),
-                     repeat=300)
+    pk_s, _ = _timed(
+        lambda: Ticket.objects.select_related("sale").get(pk=low + secrets.randbelow(high - low + 1)), repeat=300
+    )
     rng_s, _ = _timed(lambda: pick_rng(draw=draw), repeat=300)
     serial = str(1 + secrets.randbelow(n))
     typed_s, _ = _timed(lambda: paper_ticket(draw=draw, serial=serial, serial_again=serial), repeat=300)
     services.draw_announce(actor=admin, draw=draw)
-    step_s, draw = _timed(lambda: services.draw_record_winning_ticket(actor=admin, draw=draw, serial=serial,
-                                                                      serial_again=serial))
-    print(f"2. primary-key lookup {pk_s * 1000:.3f} ms (median of 300); RNG pick {rng_s * 1000:.3f} ms "
-          f"= {rng_s / pk_s:.2f}x; typed serial lookup {typed_s * 1000:.3f} ms = {typed_s / pk_s:.2f}x "
-          f"(goal <= 5x); whole winning-ticket step {step_s * 1000:.1f} ms")
+    step_s, draw = _timed(
+        lambda: services.draw_record_winning_ticket(actor=admin, draw=draw, serial=serial, serial_again=serial)
+    )
+    print(
+        f"2. primary-key lookup {pk_s * 1000:.3f} ms (median of 300); RNG pick {rng_s * 1000:.3f} ms "
+        f"= {rng_s / pk_s:.2f}x; typed serial lookup {typed_s * 1000:.3f} ms = {typed_s / pk_s:.2f}x "
+        f"(goal <= 5x); whole winning-ticket step {step_s * 1000:.1f} ms"
+    )
 
     # 3. The admin changelist.
     client = Client()
     client.force_login(admin)
-    for label, url in [("list", "/admin/raffle/ticket/"),
-                       ("search", f"/admin/raffle/ticket/?q={n // 2}"),
-                       ("filter void", "/admin/raffle/ticket/?is_void__exact=0")]:
+    for label, url in [
+        ("list", "/admin/raffle/ticket/"),
+        ("search", f"/admin/raffle/ticket/?q={n // 2}"),
+        ("filter void", "/admin/raffle/ticket/?is_void__exact=0"),
+    ]:
         client.get(url)  # warm-up
         times, queries = [], 0
         for _ in range(15):
@@ -157,8 +187,10 @@ def main() -> None:
                 times.append(time.perf_counter() - start)
             assert response.status_code == 200, response.status_code
             queries = len(captured)
-        print(f"3. admin {label}: {statistics.median(times) * 1000:.1f} ms server time (median of 15), "
-              f"{queries} queries (goal < 150 ms)")
+        print(
+            f"3. admin {label}: {statistics.median(times) * 1000:.1f} ms server time (median of 15), "
+            f"{queries} queries (goal < 150 ms)"
+        )
     print(f"   rows: {Ticket.objects.count():,} tickets, {Sale.objects.count():,} sales")
 
 

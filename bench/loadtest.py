@@ -47,6 +47,7 @@ PG_URL = os.environ.get("BENCH_DATABASE_SERVER", "postgres://postgres@127.0.0.1:
 
 # --- talking HTTP, as a browser would (cookies, CSRF) -------------------------------
 
+
 @dataclass
 class Client:
     port: int
@@ -90,16 +91,21 @@ class Scenario:
 
 # --- scenarios ---------------------------------------------------------------------
 
+
 def baseline_scenario() -> Scenario:
     """A view that touches nothing: what the server costs on its own."""
-    return Scenario("baseline: GET /healthz", prepare=lambda c, u: None,
-                    request=lambda c, s, u, i: ("GET", "/healthz", None))
+    return Scenario(
+        "baseline: GET /healthz", prepare=lambda c, u: None, request=lambda c, s, u, i: ("GET", "/healthz", None)
+    )
 
 
 def event_page_scenario(event_id: int) -> Scenario:
     """Every volunteer following the event: its page with draws and envelopes."""
-    return Scenario("read: GET event page", prepare=lambda c, u: None,
-                    request=lambda c, s, u, i: ("GET", f"/events/{event_id}/", None))
+    return Scenario(
+        "read: GET event page",
+        prepare=lambda c, u: None,
+        request=lambda c, s, u, i: ("GET", f"/events/{event_id}/", None),
+    )
 
 
 def licence_add_scenario(organisation_id: int) -> Scenario:
@@ -113,26 +119,37 @@ def licence_add_scenario(organisation_id: int) -> Scenario:
         return client.csrf_token("/admin/licensing/licence/add/")
 
     def request(client, token, user, i):
-        return "POST", "/admin/licensing/licence/add/", {
-            "csrfmiddlewaretoken": token, "number": f"LOAD-{user:02d}-{i:05d}",
-            "organisation": organisation_id, "authority_kind": "agco", "authority_name": "AGCO",
-            "sales_channel": "paper_stub", "prize_board": "50000.00", "fee_rate_percent": "1.00",
-            "fee_collection": "each_report",
-            "issued_on": today.isoformat(),
-            "expires_on": (today + datetime.timedelta(days=300)).isoformat(),
-        }
+        return (
+            "POST",
+            "/admin/licensing/licence/add/",
+            {
+                "csrfmiddlewaretoken": token,
+                "number": f"LOAD-{user:02d}-{i:05d}",
+                "organisation": organisation_id,
+                "authority_kind": "agco",
+                "authority_name": "AGCO",
+                "sales_channel": "paper_stub",
+                "prize_board": "50000.00",
+                "fee_rate_percent": "1.00",
+                "fee_collection": "each_report",
+                "issued_on": today.isoformat(),
+                "expires_on": (today + datetime.timedelta(days=300)).isoformat(),
+            },
+        )
 
     def check(expected):
-        return django_check("""
+        return django_check(
+            """
 from django.db.models import Count
 from licensing.models import Licence
 rows = Licence.objects.filter(number__startswith="LOAD-")
 dupes = rows.values("number").annotate(n=Count("id")).filter(n__gt=1).count()
 print(json.dumps({"made": rows.count(), "duplicates": dupes}))
-""", expected)
+""",
+            expected,
+        )
 
-    return Scenario("write: POST licence (admin form)", prepare, request, ok_statuses=(302,),
-                    check=check)
+    return Scenario("write: POST licence (admin form)", prepare, request, ok_statuses=(302,), check=check)
 
 
 def sales_scenario(draw_id: int) -> Scenario:
@@ -144,22 +161,33 @@ def sales_scenario(draw_id: int) -> Scenario:
         return client.csrf_token(f"/draws/{draw_id}/sales/")
 
     def request(client, token, user, i):
-        return "POST", f"/draws/{draw_id}/sales/", {
-            "csrfmiddlewaretoken": token, "tier": "1", "units": "1",
-            "purchaser_name": f"Buyer {user}-{i}", "purchaser_contact": "613-555-0142",
-            "envelope_pick": str((user * 7 + i) % 52 + 1), "device": f"POS-{user}"}
+        return (
+            "POST",
+            f"/draws/{draw_id}/sales/",
+            {
+                "csrfmiddlewaretoken": token,
+                "tier": "1",
+                "units": "1",
+                "purchaser_name": f"Buyer {user}-{i}",
+                "purchaser_contact": "613-555-0142",
+                "envelope_pick": str((user * 7 + i) % 52 + 1),
+                "device": f"POS-{user}",
+            },
+        )
 
     def check(expected):
-        return django_check(f"""
+        return django_check(
+            f"""
 from django.db.models import Count
 from raffle.models import Ticket
 tickets = Ticket.objects.filter(draw_id={draw_id})
 dupes = tickets.values("licence_id", "serial").annotate(n=Count("id")).filter(n__gt=1).count()
 print(json.dumps({{"made": tickets.count(), "duplicates": dupes}}))
-""", expected)
+""",
+            expected,
+        )
 
-    return Scenario("write: POST sale (electronic, 1 ticket)", prepare, request, ok_statuses=(302,),
-                    check=check)
+    return Scenario("write: POST sale (electronic, 1 ticket)", prepare, request, ok_statuses=(302,), check=check)
 
 
 def electronic_event_selling() -> int:
@@ -183,20 +211,23 @@ print(json.dumps({"draw": draw.pk}))
 
 # --- the run -----------------------------------------------------------------------
 
+
 def server_env(port: int) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
-    env.update({
-        "DJANGO_DEBUG": "false",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-        "DJANGO_SECURE_SSL_REDIRECT": "false",
-        "DATABASE_URL": f"{PG_URL}/{DB_NAME}",
-        "DJANGO_LOG_LEVEL": "WARNING",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "GUNICORN_BIND": f"127.0.0.1:{port}",
-        "GUNICORN_ACCESS_LOG": "/dev/null",
-        "AXES_VERBOSE": "false",
-    })
+    env.update(
+        {
+            "DJANGO_DEBUG": "false",
+            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+            "DJANGO_SECURE_SSL_REDIRECT": "false",
+            "DATABASE_URL": f"{PG_URL}/{DB_NAME}",
+            "DJANGO_LOG_LEVEL": "WARNING",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "GUNICORN_BIND": f"127.0.0.1:{port}",
+            "GUNICORN_ACCESS_LOG": "/dev/null",
+            "AXES_VERBOSE": "false",
+        }
+    )
     return env
 
 
@@ -204,14 +235,12 @@ ENV: dict = {}
 
 
 def manage(*args):
-    subprocess.run([PY, "manage.py", *args], cwd=ROOT, env=ENV, check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run([PY, "manage.py", *args], cwd=ROOT, env=ENV, check=True, stdout=subprocess.DEVNULL)
 
 
 def django_run(code: str) -> str:
     script = "import json, django; django.setup()\n" + code
-    result = subprocess.run([PY, "-c", script], cwd=ROOT, env=ENV, check=True, capture_output=True,
-                            text=True)
+    result = subprocess.run([PY, "-c", script], cwd=ROOT, env=ENV, check=True, capture_output=True, text=True)
     return result.stdout.strip().splitlines()[-1]
 
 
@@ -321,10 +350,16 @@ def run_scenario(scenario: Scenario, port: int, sessions: list[str], requests: i
     problems = scenario.check(ok) if scenario.check else []
     q = statistics.quantiles(latencies, n=100, method="inclusive")
     return {
-        "name": scenario.name, "requests": len(latencies), "errors": len(errors),
-        "error_kinds": sorted(set(errors)), "rps": len(latencies) / wall,
-        "p50": q[49] * 1000, "p90": q[89] * 1000, "p99": q[98] * 1000,
-        "max": max(latencies) * 1000, "problems": problems,
+        "name": scenario.name,
+        "requests": len(latencies),
+        "errors": len(errors),
+        "error_kinds": sorted(set(errors)),
+        "rps": len(latencies) / wall,
+        "p50": q[49] * 1000,
+        "p90": q[89] * 1000,
+        "p99": q[98] * 1000,
+        "max": max(latencies) * 1000,
+        "problems": problems,
     }
 
 
@@ -334,8 +369,7 @@ def report(results: list[dict], users: int, requests: int, workers: str) -> str:
         f"{users} concurrent users x {requests} requests per scenario, gunicorn {workers} sync "
         f"workers, 127.0.0.1, PostgreSQL, DEBUG off; {os.cpu_count()} CPUs.",
         "",
-        "| scenario | requests | errors | req/s | p50 ms | p90 ms | p99 ms | max ms "
-        "| vs baseline p50 | checks |",
+        "| scenario | requests | errors | req/s | p50 ms | p90 ms | p99 ms | max ms | vs baseline p50 | checks |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
@@ -345,7 +379,8 @@ def report(results: list[dict], users: int, requests: int, workers: str) -> str:
         lines.append(
             f"| {r['name']} | {r['requests']} | {r['errors']} | {r['rps']:.0f} | {r['p50']:.1f} | "
             f"{r['p90']:.1f} | {r['p99']:.1f} | {r['max']:.1f} | "
-            f"x{r['p50'] / base['p50']:.1f} | {checks} |")
+            f"x{r['p50'] / base['p50']:.1f} | {checks} |"
+        )
     return "\n".join(lines)
 
 
@@ -371,16 +406,24 @@ def main():
         manage("collectstatic", "--noinput")
         sessions, ids = make_sessions(args.users)
         sales_draw = electronic_event_selling()
-        server = subprocess.Popen([PY, "-m", "gunicorn", "-c", "config/gunicorn.conf.py",
-                                   "config.wsgi"], cwd=ROOT, env=ENV,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        server = subprocess.Popen(
+            [PY, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"],
+            cwd=ROOT,
+            env=ENV,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         wait_until_up(port, server)
         warm = Client(port, sessions[0])  # every worker imports and connects once, unmeasured
         for _ in range(4 * int(workers)):
             warm.request("GET", "/healthz")
             warm.request("GET", f"/events/{ids['event']}/")
-        scenarios = [baseline_scenario(), event_page_scenario(ids["event"]),
-                     licence_add_scenario(ids["organisation"]), sales_scenario(sales_draw)]
+        scenarios = [
+            baseline_scenario(),
+            event_page_scenario(ids["event"]),
+            licence_add_scenario(ids["organisation"]),
+            sales_scenario(sales_draw),
+        ]
         results = []
         for scenario in scenarios:
             print(f"  {scenario.name}...", flush=True)
@@ -396,8 +439,7 @@ def main():
         command = f"bench/loadtest.py --users {args.users} --requests {args.requests}"
         with open(ROOT / "docs" / "benchmarks.md", "a", encoding="utf-8") as doc:
             when = datetime.datetime.now(datetime.UTC)
-            doc.write(f"\n### Load test run {when:%Y-%m-%d %H:%M} UTC\n\n"
-                      f"`.venv/bin/python {command}`\n\n{table}\n")
+            doc.write(f"\n### Load test run {when:%Y-%m-%d %H:%M} UTC\n\n`.venv/bin/python {command}`\n\n{table}\n")
     failed = any(r["errors"] or r["problems"] for r in results)
     sys.exit(1 if failed else 0)
 

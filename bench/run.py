@@ -1,7 +1,7 @@
 """Run every benchmark in bench/ (files named bench_*.py), one after another.
 
-    .venv/bin/python bench/run.py            # all of them
-    .venv/bin/python bench/run.py board      # those whose name contains "board"
+.venv/bin/python bench/run.py            # all of them
+.venv/bin/python bench/run.py board      # those whose name contains "board"
 """
 
 import pathlib

@@ -24,9 +24,7 @@ if DEBUG:
 else:
     SECRET_KEY = env("DJANGO_SECRET_KEY")
 
-ALLOWED_HOSTS = env.list(
-    "DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost"] if DEBUG else []
-)
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
@@ -124,9 +122,7 @@ AXES_IPWARE_META_PRECEDENCE_ORDER = (
 # Two-factor authentication (TOTP, django-otp) for the roles that move money
 # or manage users. Anyone who has enrolled a device is asked for a code too.
 # The demo (DEBUG) lets its users in with a password alone.
-REQUIRE_2FA_ROLES = env.list(
-    "DJANGO_REQUIRE_2FA_ROLES", default=[] if DEBUG else ["treasurer", "administrator"]
-)
+REQUIRE_2FA_ROLES = env.list("DJANGO_REQUIRE_2FA_ROLES", default=[] if DEBUG else ["treasurer", "administrator"])
 OTP_TOTP_ISSUER = env("DJANGO_OTP_ISSUER", default="Catch the Ace")
 # The admin never shows an authenticator's secret key or QR code: whoever can see
 # it could produce that person's codes.
@@ -144,9 +140,7 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # Password-reset e-mails: e.g. DJANGO_EMAIL_URL=smtp+tls://user:password@smtp.example.org:587
 # The demo prints them on the console.
-_email = env.email_url(
-    "DJANGO_EMAIL_URL", default="consolemail://" if DEBUG else "smtp://localhost:25"
-)
+_email = env.email_url("DJANGO_EMAIL_URL", default="consolemail://" if DEBUG else "smtp://localhost:25")
 _smtp_options = {
     "host": _email.get("EMAIL_HOST"),
     "port": _email.get("EMAIL_PORT"),
@@ -158,8 +152,11 @@ _smtp_options = {
 MAILERS = {
     "default": {
         "BACKEND": _email["EMAIL_BACKEND"],
-        "OPTIONS": ({k: v for k, v in _smtp_options.items() if v not in (None, "")}
-                    if _email["EMAIL_BACKEND"].endswith("smtp.EmailBackend") else {}),
+        "OPTIONS": (
+            {k: v for k, v in _smtp_options.items() if v not in (None, "")}
+            if _email["EMAIL_BACKEND"].endswith("smtp.EmailBackend")
+            else {}
+        ),
     },
 }
 DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default="Catch the Ace <raffle@localhost>")

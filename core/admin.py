@@ -73,8 +73,7 @@ class RoleUserAdmin(NoDeleteMixin, UserAdmin):
     actions stay attributable in the records for at least 4 years.
     R:D7 who changed whose access is in the audit trail."""
 
-    list_display = ["username", "first_name", "last_name", "email", "roles", "is_member",
-                    "is_active", "last_login"]
+    list_display = ["username", "first_name", "last_name", "email", "roles", "is_member", "is_active", "last_login"]
     list_filter = ["groups", "is_active", "is_superuser"]
 
     @admin.display(description="roles")
@@ -106,12 +105,21 @@ class RoleUserAdmin(NoDeleteMixin, UserAdmin):
                     user.is_staff = staff
                     user.save(update_fields=["is_staff"])
             if after != before:
-                audit_record(actor=request.user, action="core.user.roles", obj=user,
-                             data={"before": sorted(before), "after": sorted(after)})
+                audit_record(
+                    actor=request.user,
+                    action="core.user.roles",
+                    obj=user,
+                    data={"before": sorted(before), "after": sorted(after)},
+                )
         needs_member = sorted(after & set(MEMBER_ROLES))
         if needs_member and not user.bona_fide_memberships.filter(is_active=True).exists():
             # R:E3 R:L12 R:L13 these roles are held by bona fide members only.
-            self.message_user(request, (
-                f"{user.get_username()} holds the {' and '.join(needs_member)} role but has no "
-                "bona fide member record: add one under Licensing > Bona fide members before "
-                "they destroy cards, sign cheques or file reports."), messages.WARNING)
+            self.message_user(
+                request,
+                (
+                    f"{user.get_username()} holds the {' and '.join(needs_member)} role but has no "
+                    "bona fide member record: add one under Licensing > Bona fide members before "
+                    "they destroy cards, sign cheques or file reports."
+                ),
+                messages.WARNING,
+            )

@@ -21,8 +21,7 @@ def _canonical(value) -> object:
     return json.loads(json.dumps(value, cls=DjangoJSONEncoder))
 
 
-def _entry_hash(*, prev_hash, at, actor_id, actor_label, action, object_type, object_id,
-                object_repr, data) -> str:
+def _entry_hash(*, prev_hash, at, actor_id, actor_label, action, object_type, object_id, object_repr, data) -> str:
     payload = json.dumps(
         {
             "prev": prev_hash,
@@ -91,8 +90,9 @@ def audit_verify(*, chunk_size: int = 5000) -> ChainReport:
     count = 0
     for entry in AuditEntry.objects.order_by("id").iterator(chunk_size=chunk_size):
         if entry.prev_hash != prev_hash:
-            return ChainReport(False, count, entry.pk, "it does not follow the entry before it "
-                               "(an entry was removed or inserted)")
+            return ChainReport(
+                False, count, entry.pk, "it does not follow the entry before it (an entry was removed or inserted)"
+            )
         expected = _entry_hash(
             prev_hash=entry.prev_hash,
             at=entry.at,

@@ -22,9 +22,14 @@ class AuditActorMiddleware:
             response = self.get_response(request)
         finally:
             current_actor.reset(token)
-        if (request.method == "GET" and response.status_code == 200 and user is not None
-                and user.is_authenticated and request.path.startswith(WATCHED_PREFIXES)
-                and hasattr(request, "session")):
+        if (
+            request.method == "GET"
+            and response.status_code == 200
+            and user is not None
+            and user.is_authenticated
+            and request.path.startswith(WATCHED_PREFIXES)
+            and hasattr(request, "session")
+        ):
             viewed = request.session.get(VIEWED_SESSION_KEY, [])
             if request.path not in viewed and len(viewed) < MAX_REMEMBERED:
                 request.session[VIEWED_SESSION_KEY] = [*viewed, request.path]

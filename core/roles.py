@@ -36,8 +36,7 @@ EXTRA_PERMISSIONS = {
     ADMINISTRATOR: {
         "auth": {"view_user", "add_user", "change_user", "view_group"},
         "otp_totp": {"view_totpdevice", "delete_totpdevice"},
-        "axes": {"view_accessattempt", "delete_accessattempt", "view_accesslog",
-                 "view_accessfailurelog"},
+        "axes": {"view_accessattempt", "delete_accessattempt", "view_accesslog", "view_accessfailurelog"},
     },
     AUDITOR: {"auth": {"view_user", "view_group"}},
 }
@@ -74,8 +73,10 @@ def sync_role_groups(using: str = "default", **kwargs) -> None:
             [
                 p
                 for p in perms
-                if (p.content_type.app_label in OUR_APPS and p.codename
-                    in _wanted_codenames(role, p.content_type.model, p.content_type.app_label))
+                if (
+                    p.content_type.app_label in OUR_APPS
+                    and p.codename in _wanted_codenames(role, p.content_type.model, p.content_type.app_label)
+                )
                 or p.codename in extra.get(p.content_type.app_label, ())
             ]
         )
@@ -146,14 +147,13 @@ def page_matrix(path: Path = MATRIX_DOC) -> dict[str, dict[str, str]]:
         raise ValueError(f"{path} has no {_MATRIX_START} ... {_MATRIX_END} table") from None
     rows = [line.strip() for line in body.splitlines() if line.strip().startswith("|")]
     header = [cell.strip().strip("`").lower() for cell in rows[0].strip("|").split("|")]
-    if header[1:1 + len(MATRIX_COLUMNS)] != MATRIX_COLUMNS:
-        raise ValueError(
-            f"matrix columns must be: page, {', '.join(MATRIX_COLUMNS)} (got {header})")
+    if header[1 : 1 + len(MATRIX_COLUMNS)] != MATRIX_COLUMNS:
+        raise ValueError(f"matrix columns must be: page, {', '.join(MATRIX_COLUMNS)} (got {header})")
     matrix: dict[str, dict[str, str]] = {}
     for line in rows[2:]:
         cells = [cell.strip() for cell in line.strip("|").split("|")]
         name = cells[0].strip("`")
-        outcomes = dict(zip(MATRIX_COLUMNS, (c.lower() for c in cells[1:1 + len(MATRIX_COLUMNS)])))
+        outcomes = dict(zip(MATRIX_COLUMNS, (c.lower() for c in cells[1 : 1 + len(MATRIX_COLUMNS)]), strict=False))
         bad = {v for v in outcomes.values() if v not in OUTCOMES}
         if bad or len(outcomes) != len(MATRIX_COLUMNS):
             raise ValueError(f"matrix row {name!r}: outcomes must be one of {sorted(OUTCOMES)}")

@@ -42,8 +42,7 @@ def suppress_permission_audit():
 def _client(request) -> dict:
     if request is None:
         return {}
-    return {"ip": request.META.get("REMOTE_ADDR", ""),
-            "user_agent": request.META.get("HTTP_USER_AGENT", "")[:200]}
+    return {"ip": request.META.get("REMOTE_ADDR", ""), "user_agent": request.META.get("HTTP_USER_AGENT", "")[:200]}
 
 
 def _record(**kwargs) -> None:
@@ -59,9 +58,16 @@ def on_logged_out(sender, request, user, **kwargs):
     if user is None:
         return
     session = getattr(request, "session", {}) if request is not None else {}
-    _record(actor=user, action="core.user.logout", obj=user, data={
-        **_client(request), "login_at": session.get("_audit_login_at"),
-        "viewed": session.get(VIEWED_SESSION_KEY, [])})  # R:D7 how long, and what was viewed
+    _record(
+        actor=user,
+        action="core.user.logout",
+        obj=user,
+        data={
+            **_client(request),
+            "login_at": session.get("_audit_login_at"),
+            "viewed": session.get(VIEWED_SESSION_KEY, []),
+        },
+    )  # R:D7 how long, and what was viewed
 
 
 def on_login_failed(sender, credentials, request=None, **kwargs):
@@ -111,11 +117,17 @@ def on_m2m_changed(sender, instance, action, reverse, model, pk_set, **kwargs):
     pks = pk_set if action != "post_clear" else set(getattr(instance, "_audit_cleared", []))
     if not pks:
         return
-    relation = {User.groups.through: "groups", User.user_permissions.through: "permissions",
-                Group.permissions.through: "permissions"}[sender]
-    _record(actor=current_actor.get(), action=f"core.{type(instance).__name__.lower()}.{relation}_changed",
-            obj=instance, data={"change": _M2M_ACTIONS[action], "reverse": reverse,
-                                "items": _labels(model, pks)})  # R:D7
+    relation = {
+        User.groups.through: "groups",
+        User.user_permissions.through: "permissions",
+        Group.permissions.through: "permissions",
+    }[sender]
+    _record(
+        actor=current_actor.get(),
+        action=f"core.{type(instance).__name__.lower()}.{relation}_changed",
+        obj=instance,
+        data={"change": _M2M_ACTIONS[action], "reverse": reverse, "items": _labels(model, pks)},
+    )  # R:D7
 
 
 _FLAGS = ("is_staff", "is_superuser", "is_active")
@@ -125,7 +137,7 @@ def on_user_pre_save(sender, instance, update_fields=None, **kwargs):
     if instance.pk is None or (update_fields is not None and not set(update_fields) & set(_FLAGS)):
         instance._audit_flags = None
         return
-    instance._audit_flags = (sender.objects.filter(pk=instance.pk).values(*_FLAGS).first())
+    instance._audit_flags = sender.objects.filter(pk=instance.pk).values(*_FLAGS).first()
 
 
 def on_user_post_save(sender, instance, created, update_fields=None, **kwargs):

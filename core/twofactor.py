@@ -26,9 +26,19 @@ from core.roles import ADMINISTRATOR, user_roles
 
 # Pages a signed-in user may open before entering a code.
 EXEMPT_URL_NAMES = {
-    "home", "healthz", "login", "logout", "password_reset", "password_reset_done",
-    "password_reset_confirm", "password_reset_complete", "two_factor_setup", "two_factor_verify",
-    "admin:login", "admin:logout", "admin:jsi18n",
+    "home",
+    "healthz",
+    "login",
+    "logout",
+    "password_reset",
+    "password_reset_done",
+    "password_reset_confirm",
+    "password_reset_complete",
+    "two_factor_setup",
+    "two_factor_verify",
+    "admin:login",
+    "admin:logout",
+    "admin:jsi18n",
 }
 
 
@@ -68,13 +78,14 @@ class TwoFactorMiddleware:
         if not user.is_authenticated or is_verified(user) or not needs_second_factor(user):
             return None
         enrolled = user_has_device(user, confirmed=True)
-        return _to(request, "two_factor_verify" if enrolled else "two_factor_setup",
-                   request.get_full_path())
+        return _to(request, "two_factor_verify" if enrolled else "two_factor_setup", request.get_full_path())
 
 
 class TokenForm(forms.Form):
     token = forms.CharField(
-        label="6-digit code from your authenticator app", min_length=6, max_length=8,
+        label="6-digit code from your authenticator app",
+        min_length=6,
+        max_length=8,
         widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}),
     )
 
@@ -91,8 +102,9 @@ def _to(request, url_name: str, next_url: str):
 
 def _next_url(request) -> str:
     candidate = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(candidate, allowed_hosts={request.get_host()},
-                                       require_https=request.is_secure()):
+    if url_has_allowed_host_and_scheme(
+        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         return candidate
     return reverse(settings.LOGIN_REDIRECT_URL)
 
@@ -100,8 +112,9 @@ def _next_url(request) -> str:
 def _qr_svg(url: str) -> str:
     import segno
 
-    return segno.make(url, error="m").svg_inline(scale=4, border=4, dark="#000", light="#fff",
-                                                title="QR code for your authenticator app")
+    return segno.make(url, error="m").svg_inline(
+        scale=4, border=4, dark="#000", light="#fff", title="QR code for your authenticator app"
+    )
 
 
 def two_factor_device_for_enrolment(*, user) -> TOTPDevice:
@@ -120,8 +133,7 @@ def two_factor_confirm(*, actor, device: TOTPDevice, token: str) -> bool:
         device = TOTPDevice.objects.select_for_update().get(pk=device.pk)
         device.confirmed = True
         device.save(update_fields=["confirmed"])
-        audit_record(actor=actor, action="core.two_factor.enrol", obj=actor,
-                     data={"device": device.persistent_id})
+        audit_record(actor=actor, action="core.two_factor.enrol", obj=actor, data={"device": device.persistent_id})
     return True
 
 
@@ -140,16 +152,23 @@ def two_factor_setup(request):
             device.refresh_from_db()
             otp_login(request, device)
             return redirect(_next_url(request))
-        form.add_error("token", "That code did not match. Codes change every 30 seconds: "
-                                "check the time on your phone and enter the current one.")
+        form.add_error(
+            "token",
+            "That code did not match. Codes change every 30 seconds: "
+            "check the time on your phone and enter the current one.",
+        )
     secret = b32encode(device.bin_key).decode()
-    return render(request, "registration/two_factor_setup.html", {
-        "form": form,
-        "qr_svg": _qr_svg(device.config_url),
-        "secret": " ".join(secret[i:i + 4] for i in range(0, len(secret), 4)),
-        "next": _next_url(request),
-        "required": needs_second_factor(user),
-    })
+    return render(
+        request,
+        "registration/two_factor_setup.html",
+        {
+            "form": form,
+            "qr_svg": _qr_svg(device.config_url),
+            "secret": " ".join(secret[i : i + 4] for i in range(0, len(secret), 4)),
+            "next": _next_url(request),
+            "required": needs_second_factor(user),
+        },
+    )
 
 
 @login_required
@@ -163,9 +182,17 @@ def two_factor_verify(request):
         if device is not None:
             otp_login(request, device)
             return redirect(_next_url(request))
-        form.add_error("token", "That code did not match, or too many codes were tried: wait a "
-                                "moment and enter the current code. Lost your phone? Ask an "
-                                "administrator to reset your authenticator.")
-    return render(request, "registration/two_factor_verify.html", {
-        "form": form, "next": _next_url(request),
-    })
+        form.add_error(
+            "token",
+            "That code did not match, or too many codes were tried: wait a "
+            "moment and enter the current code. Lost your phone? Ask an "
+            "administrator to reset your authenticator.",
+        )
+    return render(
+        request,
+        "registration/two_factor_verify.html",
+        {
+            "form": form,
+            "next": _next_url(request),
+        },
+    )

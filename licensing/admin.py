@@ -2,10 +2,11 @@ from django import forms
 from django.contrib import admin
 
 from core.admin import NoDeleteMixin, ReadOnlyAdminMixin, run_service
+from core.errors import DomainError
 from licensing.models import (
-    AuditedStatementRequest,
     Application,
     ApplicationDocument,
+    AuditedStatementRequest,
     BonaFideMember,
     Eligibility,
     Licence,
@@ -13,7 +14,6 @@ from licensing.models import (
     Organisation,
     PlannedDraw,
 )
-from core.errors import DomainError
 from licensing.services import eligibility_check, licence_cancel, licence_create
 
 
@@ -50,8 +50,17 @@ class BonaFideMemberAdmin(NoDeleteMixin, admin.ModelAdmin):
 @admin.register(Licence)
 class LicenceAdmin(NoDeleteMixin, admin.ModelAdmin):
     form = LicenceAdminForm
-    list_display = ["number", "organisation", "authority_kind", "authority_name", "sales_channel",
-                    "prize_board", "status", "issued_on", "expires_on"]
+    list_display = [
+        "number",
+        "organisation",
+        "authority_kind",
+        "authority_name",
+        "sales_channel",
+        "prize_board",
+        "status",
+        "issued_on",
+        "expires_on",
+    ]
     list_filter = ["status", "authority_kind", "sales_channel"]
     search_fields = ["number", "organisation__name", "authority_name"]
     date_hierarchy = "issued_on"
@@ -70,10 +79,15 @@ class LicenceAdmin(NoDeleteMixin, admin.ModelAdmin):
             return
         data = form.cleaned_data
         licence = licence_create(
-            actor=request.user, organisation=data["organisation"], number=data["number"],
-            authority_kind=data["authority_kind"], authority_name=data["authority_name"],
-            sales_channel=data["sales_channel"], prize_board=data["prize_board"],
-            fee_rate_percent=data["fee_rate_percent"], issued_on=data["issued_on"],
+            actor=request.user,
+            organisation=data["organisation"],
+            number=data["number"],
+            authority_kind=data["authority_kind"],
+            authority_name=data["authority_name"],
+            sales_channel=data["sales_channel"],
+            prize_board=data["prize_board"],
+            fee_rate_percent=data["fee_rate_percent"],
+            issued_on=data["issued_on"],
             expires_on=data["expires_on"],
         )
         obj.pk = licence.pk
@@ -81,16 +95,27 @@ class LicenceAdmin(NoDeleteMixin, admin.ModelAdmin):
     @admin.action(description="Cancel the selected licences", permissions=["change"])
     def cancel_licences(self, request, queryset):
         for licence in queryset:
-            run_service(self, request, licence_cancel, licence=licence,
-                        reason=f"Cancelled in the admin by {request.user}",
-                        success=f"Licence {licence.number} cancelled.")
+            run_service(
+                self,
+                request,
+                licence_cancel,
+                licence=licence,
+                reason=f"Cancelled in the admin by {request.user}",
+                success=f"Licence {licence.number} cancelled.",
+            )
 
 
 # Written by the licensing pages' services (eligibility, application, amendment); shown here read-only.
 @admin.register(Eligibility)
 class EligibilityAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["organisation", "is_non_profit", "located_in_ontario", "charitable_activity_since",
-                    "purpose", "assessed_at"]
+    list_display = [
+        "organisation",
+        "is_non_profit",
+        "located_in_ontario",
+        "charitable_activity_since",
+        "purpose",
+        "assessed_at",
+    ]
     search_fields = ["organisation__name"]
 
 
@@ -124,8 +149,7 @@ class ApplicationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 @admin.register(LicenceAmendment)
 class LicenceAmendmentAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["licence", "from_channel", "to_channel", "notice_given_on", "effective_on", "status",
-                    "approved_on"]
+    list_display = ["licence", "from_channel", "to_channel", "notice_given_on", "effective_on", "status", "approved_on"]
     list_filter = ["status"]
     search_fields = ["licence__number"]
 
@@ -142,8 +166,18 @@ class AuditedStatementRequestAdmin(NoDeleteMixin, admin.ModelAdmin):
     def get_fields(self, request, obj=None):
         if obj is None:
             return ["licence", "requested_on", "requested_by", "reference"]
-        return ["licence", "requested_on", "requested_by", "reference", "due_on", "delivered_on",
-                "audited_by", "delivery_reference", "recorded_by", "recorded_at"]
+        return [
+            "licence",
+            "requested_on",
+            "requested_by",
+            "reference",
+            "due_on",
+            "delivered_on",
+            "audited_by",
+            "delivery_reference",
+            "recorded_by",
+            "recorded_at",
+        ]
 
     def get_readonly_fields(self, request, obj=None):
         if obj is None:
@@ -160,12 +194,20 @@ class AuditedStatementRequestAdmin(NoDeleteMixin, admin.ModelAdmin):
         try:
             if not change:
                 obj.pk = audited_statement_request_record(
-                    actor=request.user, licence=data["licence"], requested_on=data["requested_on"],
-                    requested_by=data["requested_by"], reference=data.get("reference", "")).pk
+                    actor=request.user,
+                    licence=data["licence"],
+                    requested_on=data["requested_on"],
+                    requested_by=data["requested_by"],
+                    reference=data.get("reference", ""),
+                ).pk
             elif data.get("delivered_on"):
-                audited_statement_deliver(actor=request.user, request=obj, delivered_on=data["delivered_on"],
-                                          audited_by=data.get("audited_by", ""),
-                                          delivery_reference=data.get("delivery_reference", ""))
+                audited_statement_deliver(
+                    actor=request.user,
+                    request=obj,
+                    delivered_on=data["delivered_on"],
+                    audited_by=data.get("audited_by", ""),
+                    delivery_reference=data.get("delivery_reference", ""),
+                )
         except DomainError as error:
             # The form was valid but the rule refused it: say so, change nothing.
             self.message_user(request, str(error), level="ERROR")

@@ -18,33 +18,47 @@ DATE = forms.DateInput(attrs={"type": "date"})
 
 class EligibilityForm(forms.Form):
     is_non_profit = forms.BooleanField(label="It is a non-profit organisation", required=False)
-    non_profit_evidence = forms.CharField(label="Evidence of non-profit status", max_length=300, required=False,
-                                          help_text="e.g. letters patent number, CRA registration letter")
+    non_profit_evidence = forms.CharField(
+        label="Evidence of non-profit status",
+        max_length=300,
+        required=False,
+        help_text="e.g. letters patent number, CRA registration letter",
+    )
     located_in_ontario = forms.BooleanField(label="It is located in Ontario", required=False)
     location_evidence = forms.CharField(label="Evidence of its Ontario location", max_length=300, required=False)
     charitable_activity_since = forms.DateField(label="Charitable activity since", required=False, widget=DATE)
-    activity_evidence = forms.CharField(label="Evidence of its charitable activity", max_length=300,
-                                        required=False, help_text="e.g. annual reports of the last two years")
-    purpose = forms.ChoiceField(label="Its purpose", choices=[("", "Choose…"), *CharitablePurpose.choices],
-                                required=False)
-    purpose_description = forms.CharField(label="What it does (its objects)", widget=forms.Textarea(
-        attrs={"rows": 3}), required=False)
+    activity_evidence = forms.CharField(
+        label="Evidence of its charitable activity",
+        max_length=300,
+        required=False,
+        help_text="e.g. annual reports of the last two years",
+    )
+    purpose = forms.ChoiceField(
+        label="Its purpose", choices=[("", "Choose…"), *CharitablePurpose.choices], required=False
+    )
+    purpose_description = forms.CharField(
+        label="What it does (its objects)", widget=forms.Textarea(attrs={"rows": 3}), required=False
+    )
 
 
 class ApplicationForm(forms.Form):
     organisation = forms.ModelChoiceField(queryset=Organisation.objects.all(), label="Organisation")
     applicant_kind = forms.ChoiceField(choices=ApplicantKind.choices, label="Applicant")
     authority_kind = forms.ChoiceField(choices=AuthorityKind.choices, label="Licensing authority")
-    authority_name = forms.CharField(max_length=150, label="Authority's name", help_text="e.g. City of Owen Sound, or AGCO")
+    authority_name = forms.CharField(
+        max_length=150, label="Authority's name", help_text="e.g. City of Owen Sound, or AGCO"
+    )
     sales_channel = forms.ChoiceField(choices=SalesChannel.choices, label="Sales channel")
     prize_board = forms.CharField(max_length=20, label="Prize board ($)", help_text="e.g. 50000")
 
 
 class ScheduleForm(forms.Form):
     lines = forms.CharField(
-        label="Draw schedule and sales plan", widget=forms.Textarea(attrs={"rows": 10}),
+        label="Draw schedule and sales plan",
+        widget=forms.Textarea(attrs={"rows": 10}),
         help_text="One draw per line: the date (YYYY-MM-DD), a comma, the most you expect to sell, "
-                  "e.g. 2027-02-04, 1500")
+        "e.g. 2027-02-04, 1500",
+    )
 
     def clean_lines(self):
         draws = []
@@ -56,7 +70,8 @@ class ScheduleForm(forms.Form):
                 draws.append((datetime.date.fromisoformat(day), amount))
             except ValueError:
                 raise forms.ValidationError(
-                    f"Line {number} should look like 2027-02-04, 1500 (date, maximum sales).") from None
+                    f"Line {number} should look like 2027-02-04, 1500 (date, maximum sales)."
+                ) from None
         return draws
 
 
@@ -67,16 +82,17 @@ class DocumentForm(forms.Form):
 
 
 class AmendmentForm(forms.Form):
-    to_channel = forms.ChoiceField(choices=SalesChannel.choices, label="New sales channel",
-                                   initial=SalesChannel.ELECTRONIC)
+    to_channel = forms.ChoiceField(
+        choices=SalesChannel.choices, label="New sales channel", initial=SalesChannel.ELECTRONIC
+    )
     notice_given_on = forms.DateField(label="Written notice given to the AGCO on", widget=DATE)
-    effective_on = forms.DateField(label="New channel from", widget=DATE,
-                                   help_text="At least two weeks after the notice; later draws only.")
+    effective_on = forms.DateField(
+        label="New channel from", widget=DATE, help_text="At least two weeks after the notice; later draws only."
+    )
 
 
 class ApprovalForm(forms.Form):
     approved_on = forms.DateField(label="Approved by the AGCO on", widget=DATE)
 
 
-__all__ = ["EligibilityForm", "ApplicationForm", "ScheduleForm", "DocumentForm", "AmendmentForm",
-           "ApprovalForm"]
+__all__ = ["EligibilityForm", "ApplicationForm", "ScheduleForm", "DocumentForm", "AmendmentForm", "ApprovalForm"]

@@ -35,8 +35,17 @@ def parse_card(text: str) -> str:
     if "OF" in value:
         rank_word, _, suit_word = value.partition("OF")
         ranks = {name.upper(): rank for rank, name in RANK_NAMES.items()}
-        words = {"TWO": "2", "THREE": "3", "FOUR": "4", "FIVE": "5", "SIX": "6", "SEVEN": "7",
-                 "EIGHT": "8", "NINE": "9", "TEN": "10"}
+        words = {
+            "TWO": "2",
+            "THREE": "3",
+            "FOUR": "4",
+            "FIVE": "5",
+            "SIX": "6",
+            "SEVEN": "7",
+            "EIGHT": "8",
+            "NINE": "9",
+            "TEN": "10",
+        }
         suits = {name.upper(): suit for suit, name in SUIT_NAMES.items()}
         rank = ranks.get(rank_word) or words.get(rank_word) or rank_word
         suit = suits.get(suit_word) or suits.get(suit_word + "S", "")

@@ -15,8 +15,13 @@ class ChartPoint:
     jackpot_after: Decimal
 
 
-def sales_and_jackpot_svg(points: list[ChartPoint], *, width: int = 720, height: int = 260,
-                          title: str = "Ticket sales and jackpot, draw by draw") -> str:
+def sales_and_jackpot_svg(
+    points: list[ChartPoint],
+    *,
+    width: int = 720,
+    height: int = 260,
+    title: str = "Ticket sales and jackpot, draw by draw",
+) -> str:
     left, right, top, bottom = 70, 20, 30, 40
     plot_w, plot_h = width - left - right, height - top - bottom
     top_value = max([p.ticket_sales for p in points] + [p.jackpot_after for p in points] + [Decimal(1)])
@@ -42,11 +47,14 @@ def sales_and_jackpot_svg(points: list[ChartPoint], *, width: int = 720, height:
         cx = Decimal(left) + step * i + step / 2
         line.append(f"{cx:.1f},{top + plot_h - p.jackpot_after * scale:.1f}")
         if len(points) <= 26 or p.draw_number % 4 == 0:
-            parts.append(f'<text x="{cx:.1f}" y="{top + plot_h + 16}" text-anchor="middle" '
-                         f'font-size="11">{p.draw_number}</text>')
+            parts.append(
+                f'<text x="{cx:.1f}" y="{top + plot_h + 16}" text-anchor="middle" font-size="11">{p.draw_number}</text>'
+            )
     if line:
         parts.append(f'<polyline points="{" ".join(line)}" fill="none" stroke="#b45f06" stroke-width="3"/>')
-    parts.append(f'<text x="{left}" y="{height - 6}" font-size="12">Bars: ticket sales · Line: jackpot after '
-                 'the draw · Axis: draw number</text>')
+    parts.append(
+        f'<text x="{left}" y="{height - 6}" font-size="12">Bars: ticket sales · Line: jackpot after '
+        "the draw · Axis: draw number</text>"
+    )
     parts.append("</svg>")
     return "".join(parts)

@@ -10,15 +10,19 @@ class CloseSalesForm(forms.Form):
     """Sales close on the tickets' total; the counted cash is checked against it (T11)."""
 
     ticket_sales = forms.CharField(
-        label="Cash and payments counted for this draw ($)", max_length=20, required=False,
+        label="Cash and payments counted for this draw ($)",
+        max_length=20,
+        required=False,
         help_text="Optional: the reconciled count, e.g. 1250.00. It must equal the total of the valid "
-                  "tickets sold, which is what the draw records.",
+        "tickets sold, which is what the draw records.",
     )
 
 
 class PaperCloseSalesForm(CloseSalesForm):
     container_count = forms.IntegerField(
-        label="Tickets counted in the container", min_value=0, required=False,
+        label="Tickets counted in the container",
+        min_value=0,
+        required=False,
         help_text="Reconciled against the valid tickets sold (T7).",
     )
 
@@ -42,8 +46,11 @@ class SerialTypedTwiceForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
-        if cleaned.get("serial") and cleaned.get("serial_again") and \
-                cleaned["serial"].strip().upper() != cleaned["serial_again"].strip().upper():
+        if (
+            cleaned.get("serial")
+            and cleaned.get("serial_again")
+            and cleaned["serial"].strip().upper() != cleaned["serial_again"].strip().upper()
+        ):
             raise forms.ValidationError("The two serials do not match; read the ticket again.")
         return cleaned
 
@@ -59,34 +66,45 @@ class RngWinningTicketForm(forms.Form):
     """R:D5 a button: the system draws the winner with its cryptographic RNG."""
 
     confirm = forms.BooleanField(
-        label="I confirm sales are closed and reconciled: draw the winning ticket now", required=True)
+        label="I confirm sales are closed and reconciled: draw the winning ticket now", required=True
+    )
 
 
 class EnvelopeForm(forms.Form):
     envelope_number = forms.CharField(
-        label="Envelope number (1 to 52)", max_length=5, required=False,
+        label="Envelope number (1 to 52)",
+        max_length=5,
+        required=False,
         help_text="Leave empty when the winning ticket carries the envelope its buyer picked (T9).",
     )
 
 
 class RevealCardForm(forms.Form):
-    card = forms.CharField(label="Card in the envelope", max_length=20, required=False,
-                           help_text="Rank then suit: AS is the Ace of Spades, QD the Queen of Diamonds, "
-                                     "10H the Ten of Hearts. Leave empty for an electronic deck: the "
-                                     "system opens the envelope.")
+    card = forms.CharField(
+        label="Card in the envelope",
+        max_length=20,
+        required=False,
+        help_text="Rank then suit: AS is the Ace of Spades, QD the Queen of Diamonds, "
+        "10H the Ten of Hearts. Leave empty for an electronic deck: the "
+        "system opens the envelope.",
+    )
 
 
 class DestructionForm(forms.Form):
     destroyed_by = forms.ModelChoiceField(queryset=None, label="Member who destroyed the card")
     destroyer_password = forms.CharField(
-        label="Password of the member who destroyed the card", strip=False,
+        label="Password of the member who destroyed the card",
+        strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "off"}),
-        help_text="That member types their own password (E3).")
+        help_text="That member types their own password (E3).",
+    )
     verified_by = forms.ModelChoiceField(queryset=None, label="Member in charge who verified it")
     verifier_password = forms.CharField(
-        label="Password of the member in charge who verified it", strip=False,
+        label="Password of the member in charge who verified it",
+        strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "off"}),
-        help_text="The verifier types their own password (E3).")
+        help_text="The verifier types their own password (E3).",
+    )
 
     def __init__(self, *args, members=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -104,17 +122,29 @@ class PaperMustGoRedrawForm(SerialTypedTwiceForm, MustGoRedrawForm):
     """R:D2 the next ticket drawn from the container, its serial typed twice."""
 
     serial = forms.CharField(label="Next winning ticket serial", max_length=40)
-    winner_name = forms.CharField(label="Its holder's name", max_length=150, required=False,
-                                  help_text="Roll tickets only; stub tickets carry the purchaser's name.")
-    field_order = ["destroyed_by", "destroyer_password", "verified_by", "verifier_password", "serial",
-                   "serial_again", "winner_name"]
+    winner_name = forms.CharField(
+        label="Its holder's name",
+        max_length=150,
+        required=False,
+        help_text="Roll tickets only; stub tickets carry the purchaser's name.",
+    )
+    field_order = [
+        "destroyed_by",
+        "destroyer_password",
+        "verified_by",
+        "verifier_password",
+        "serial",
+        "serial_again",
+        "winner_name",
+    ]
 
 
 class RngMustGoRedrawForm(MustGoRedrawForm):
     """R:D5 the system draws the next winning ticket with its cryptographic RNG."""
 
     confirm = forms.BooleanField(
-        label="I confirm the card is destroyed: draw the next winning ticket now", required=True)
+        label="I confirm the card is destroyed: draw the next winning ticket now", required=True
+    )
 
 
 class ConfirmForm(forms.Form):
@@ -135,13 +165,17 @@ class RulesSettingsForm(forms.Form):
     """The settings the Rules of Play are generated from (R4)."""
 
     rounding = forms.ChoiceField(label="Rounding of the 20% and 30%", choices=Rounding.CHOICES)
-    envelope_taken_procedure = forms.ChoiceField(label="If the picked envelope is already open",
-                                                 choices=EnvelopeTakenProcedure.choices)
+    envelope_taken_procedure = forms.ChoiceField(
+        label="If the picked envelope is already open", choices=EnvelopeTakenProcedure.choices
+    )
     claim_period_days = forms.IntegerField(label="Days a winner has to claim", min_value=1, max_value=365)
     draw_interval_days = forms.IntegerField(label="Days between draws", min_value=1, max_value=60)
     draw_place = forms.CharField(label="Where the draws are held", max_length=200, required=False)
-    must_go_payout = forms.ChoiceField(label="Exit strategy: how the holders of a must-go final draw are paid",
-                                       choices=[("", "Not chosen yet"), *MustGoPayout.choices], required=False)
+    must_go_payout = forms.ChoiceField(
+        label="Exit strategy: how the holders of a must-go final draw are paid",
+        choices=[("", "Not chosen yet"), *MustGoPayout.choices],
+        required=False,
+    )
     unclaimed_prize_policy = forms.CharField(label="Unclaimed prizes", widget=forms.Textarea(attrs={"rows": 3}))
 
 

@@ -7,19 +7,27 @@ from raffle.models import IssueKind, NotificationMethod
 
 class VideoForm(forms.Form):
     draw = forms.ModelChoiceField(queryset=None, label="Draw")
-    file = forms.FileField(label="Recording file", required=False,
-                           help_text="Upload it, or say below where it is kept.")
-    location = forms.CharField(label="Where the recording is kept", max_length=300, required=False,
-                               help_text="e.g. 'USB drive 3 in the office safe' or a shared-folder path.")
+    file = forms.FileField(
+        label="Recording file", required=False, help_text="Upload it, or say below where it is kept."
+    )
+    location = forms.CharField(
+        label="Where the recording is kept",
+        max_length=300,
+        required=False,
+        help_text="e.g. 'USB drive 3 in the office safe' or a shared-folder path.",
+    )
     resolution_lines = forms.IntegerField(label="Resolution (lines, e.g. 720 or 1080)", min_value=1)
     duration = forms.CharField(label="Length (minutes:seconds or hours:minutes:seconds)", max_length=12)
     shows_ticket_selection = forms.BooleanField(label="Shows the ticket selection", required=False)
     shows_envelope_selection = forms.BooleanField(label="Shows the envelope selection", required=False)
     shows_card_reveal = forms.BooleanField(label="Shows the card reveal", required=False)
     shows_card_destruction = forms.BooleanField(label="Shows the card's destruction", required=False)
-    keep_until = forms.DateField(label="Keep until (earliest deletion date)", required=False,
-                                 widget=forms.DateInput(attrs={"type": "date"}),
-                                 help_text="At least 30 days after the draw; empty means exactly 30 days.")
+    keep_until = forms.DateField(
+        label="Keep until (earliest deletion date)",
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="At least 30 days after the draw; empty means exactly 30 days.",
+    )
     held_by = forms.CharField(label="Held by", max_length=150)
 
     def __init__(self, *args, draws=None, **kwargs):
@@ -32,7 +40,9 @@ class RegistrarNotificationForm(forms.Form):
     kind = forms.ChoiceField(label="Kind of issue", choices=IssueKind.choices)
     description = forms.CharField(label="Description", widget=forms.Textarea(attrs={"rows": 4}))
     method = forms.ChoiceField(label="How the Registrar was notified", choices=NotificationMethod.choices)
-    notified_at = forms.DateTimeField(label="When the Registrar was notified",
-                                      widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-                                      input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
+    notified_at = forms.DateTimeField(
+        label="When the Registrar was notified",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+    )
     reference = forms.CharField(label="Registrar's reference (if any)", max_length=100, required=False)

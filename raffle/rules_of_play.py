@@ -44,85 +44,131 @@ def _when(at: datetime.datetime) -> str:
 def rules_of_play(event: Event) -> dict:
     licence = event.licence
     organisation = licence.organisation
+    registration = (
+        f", charitable registration {organisation.charity_registration_number}"
+        if organisation.charity_registration_number
+        else ""
+    )
     tiers = list(event.price_tiers.all())
     schedule = draw_schedule(event)
     paper = event.deck_kind == DeckKind.PAPER
     roll = licence.sales_channel == SalesChannel.PAPER_ROLL
     sections = []
 
-    sections.append(Section("The licensee and the licence", [
-        f"This Catch the Ace lottery is conducted and managed by {organisation.name}"
-        f"{f', charitable registration {organisation.charity_registration_number}' if organisation.charity_registration_number else ''}"
-        f", under lottery licence {licence.number} issued by {licence.authority_name}. "
-        f"The licence is in force until {licence.expires_on:%B %-d, %Y}; the prize board is "
-        f"{format_money(licence.prize_board)}.",
-        "Players must be 18 years of age or older.",
-    ]))
+    sections.append(
+        Section(
+            "The licensee and the licence",
+            [
+                f"This Catch the Ace lottery is conducted and managed by {organisation.name}"
+                f"{registration}"
+                f", under lottery licence {licence.number} issued by {licence.authority_name}. "
+                f"The licence is in force until {licence.expires_on:%B %-d, %Y}; the prize board is "
+                f"{format_money(licence.prize_board)}.",
+                "Players must be 18 years of age or older.",
+            ],
+        )
+    )
 
     channel = licence.get_sales_channel_display().lower()
     ticket_items = [f"{t.quantity} ticket{'s' if t.quantity > 1 else ''} for {format_money(t.price)}" for t in tiers]
     ticket_text = [f"Tickets are sold as {channel}. Prices:"]
     if event.is_bingo:  # R:T12
-        ticket_text = [f"This is a bingo revenue model event: stub tickets only, sold only inside "
-                       f"{event.draw_place}. Prices:"]
-    sections.append(Section("Tickets and prices", ticket_text, ticket_items + [
-        "A ticket is eligible only for the draw it was bought for; tickets do not carry over to later draws.",
-    ]))
+        ticket_text = [
+            f"This is a bingo revenue model event: stub tickets only, sold only inside {event.draw_place}. Prices:"
+        ]
+    sections.append(
+        Section(
+            "Tickets and prices",
+            ticket_text,
+            ticket_items
+            + [
+                "A ticket is eligible only for the draw it was bought for; tickets do not carry over to later draws.",
+            ],
+        )
+    )
 
-    sections.append(Section("The draws", [
-        f"Draws are held every {event.draw_interval_days} day{'s' if event.draw_interval_days > 1 else ''}"
-        f"{f' at {event.draw_place}' if event.draw_place else ''}, starting {_when(event.first_draw_at)}. "
-        "Ticket sales for a draw close before that draw. The ticket sales, the draw prize and the "
-        "progressive jackpot are announced immediately before each draw. The winner need not be present.",
-        "The draw schedule (until the ace is found or the licence expires):",
-    ], [f"Draw {n}: {_when(at)}" for n, at in enumerate(schedule, start=1)]))
+    sections.append(
+        Section(
+            "The draws",
+            [
+                f"Draws are held every {event.draw_interval_days} day{'s' if event.draw_interval_days > 1 else ''}"
+                f"{f' at {event.draw_place}' if event.draw_place else ''}, starting {_when(event.first_draw_at)}. "
+                "Ticket sales for a draw close before that draw. The ticket sales, the draw prize and the "
+                "progressive jackpot are announced immediately before each draw. The winner need not be present.",
+                "The draw schedule (until the ace is found or the licence expires):",
+            ],
+            [f"Draw {n}: {_when(at)}" for n, at in enumerate(schedule, start=1)],
+        )
+    )
 
     rounding = "down to the cent" if event.rounding == Rounding.CENT else "down to the whole dollar"
-    sections.append(Section("The prizes", [  # R:P1
-        f"Each draw's ticket sales are split: {DRAW_PRIZE_PERCENT}% to the draw prize, {JACKPOT_PERCENT}% to "
-        f"the progressive jackpot and {LICENSEE_PERCENT}% to {organisation.name}. The draw prize and the "
-        f"jackpot share are rounded {rounding}; the licensee's share is what remains, so the three always "
-        "add up to the sales exactly.",
-        "The winning ticket's holder wins the draw prize and chooses a sealed envelope. If it holds the Ace "
-        "of Spades, the holder also wins the progressive jackpot and the lottery ends. Otherwise the card "
-        "is destroyed in front of witnesses and the jackpot rolls over to the next draw.",
-        "There are no early-bird or consolation prizes. Prizes are paid in Canadian funds by cheque or "
-        "electronic transfer.",  # R:P2 R:P3
-    ]))
+    sections.append(
+        Section(
+            "The prizes",
+            [  # R:P1
+                f"Each draw's ticket sales are split: {DRAW_PRIZE_PERCENT}% to the draw prize, {JACKPOT_PERCENT}% to "
+                f"the progressive jackpot and {LICENSEE_PERCENT}% to {organisation.name}. The draw prize and the "
+                f"jackpot share are rounded {rounding}; the licensee's share is what remains, so the three always "
+                "add up to the sales exactly.",
+                "The winning ticket's holder wins the draw prize and chooses a sealed envelope. If it holds the Ace "
+                "of Spades, the holder also wins the progressive jackpot and the lottery ends. Otherwise the card "
+                "is destroyed in front of witnesses and the jackpot rolls over to the next draw.",
+                "There are no early-bird or consolation prizes. Prizes are paid in Canadian funds by cheque or "
+                "electronic transfer.",  # R:P2 R:P3
+            ],
+        )
+    )
 
     if licence.sales_channel == SalesChannel.PAPER_ROLL:
-        choose = ("The winning ticket's holder chooses the envelope at the draw (or, if absent, when "
-                  "claiming the prize).")
+        choose = (
+            "The winning ticket's holder chooses the envelope at the draw (or, if absent, when claiming the prize)."
+        )
     else:  # R:T9
-        choose = ("Each stub or electronic ticket carries the purchaser's name, contact and the envelope "
-                  "number the purchaser picked when buying it; that envelope is opened if the ticket wins.")
+        choose = (
+            "Each stub or electronic ticket carries the purchaser's name, contact and the envelope "
+            "number the purchaser picked when buying it; that envelope is opened if the ticket wins."
+        )
     taken = {
         EnvelopeTakenProcedure.NEXT_HIGHER: "the next higher-numbered envelope still sealed is opened "
-                                            "(after 52, counting resumes at 1)",
+        "(after 52, counting resumes at 1)",
         EnvelopeTakenProcedure.HOLDER_CHOOSES: "the winner chooses another envelope that is still sealed",
         EnvelopeTakenProcedure.RANDOM: "an envelope still sealed is chosen at random",
     }[event.envelope_taken_procedure]
-    sections.append(Section("Choosing the envelope", [
-        "The 52 cards of a standard deck are sealed in identical numbered envelopes, displayed at every draw.",
-        choose, f"If the chosen envelope has already been opened, {taken}.",
-    ]))
+    sections.append(
+        Section(
+            "Choosing the envelope",
+            [
+                "The 52 cards of a standard deck are sealed in identical numbered envelopes, displayed at every draw.",
+                choose,
+                f"If the chosen envelope has already been opened, {taken}.",
+            ],
+        )
+    )
 
-    claim = [f"A winner has {event.claim_period_days} day{'s' if event.claim_period_days > 1 else ''} "
-             "after the draw to claim the prize."]
+    claim = [
+        f"A winner has {event.claim_period_days} day{'s' if event.claim_period_days > 1 else ''} "
+        "after the draw to claim the prize."
+    ]
     if roll:  # R:T8
-        claim.append(f"Roll tickets carry no name: if the winning roll ticket is not presented within "
-                     f"{event.claim_period_days} days, another winning ticket is drawn.")
+        claim.append(
+            f"Roll tickets carry no name: if the winning roll ticket is not presented within "
+            f"{event.claim_period_days} days, another winning ticket is drawn."
+        )
     claim.append(event.unclaimed_prize_policy)  # R:P5
     sections.append(Section("Claiming prizes and unclaimed prizes", claim))
 
     if paper:  # R:D4
-        recording = ("Every draw is video recorded (at least 720p, well lit, unobstructed): the selection of "
-                     "the winning ticket, the envelope, the card reveal and the destruction of the card. "
-                     "Recordings are kept at least 30 days after the draw.")
+        recording = (
+            "Every draw is video recorded (at least 720p, well lit, unobstructed): the selection of "
+            "the winning ticket, the envelope, the card reveal and the destruction of the card. "
+            "Recordings are kept at least 30 days after the draw."
+        )
     else:
-        recording = ("Winning tickets are drawn by the registered gaming system's cryptographic random "
-                     "number generator; every draw's inputs and outcome are logged. The draw is video "
-                     "recorded and the recording kept at least 30 days.")
+        recording = (
+            "Winning tickets are drawn by the registered gaming system's cryptographic random "
+            "number generator; every draw's inputs and outcome are logged. The draw is video "
+            "recorded and the recording kept at least 30 days."
+        )
     sections.append(Section("Draws are recorded", [recording]))
 
     payout = event.must_go_payout
@@ -137,13 +183,23 @@ def rules_of_play(event: Event) -> dict:
         if payout != MustGoPayout.FINAL_WINNER:
             exit_text.append("Shares are to the cent; a cent left over goes to the ticket drawn first.")
     else:
-        exit_text.append("NOT YET STATED: how the holders of the final draw are paid. Choose it before the "
-                         "first sale.")
+        exit_text.append("NOT YET STATED: how the holders of the final draw are paid. Choose it before the first sale.")
     sections.append(Section("Exit strategy: the must-go final draw", exit_text))
 
-    sections.append(Section("Help with gambling", [  # R:T10
-        f"If you or someone you know has a problem with gambling, call {HELPLINE}: free, confidential, "
-        "24 hours a day.",
-    ]))
-    return {"event": event, "licence": licence, "organisation": organisation, "sections": sections,
-            "helpline": HELPLINE, "complete": bool(payout)}
+    sections.append(
+        Section(
+            "Help with gambling",
+            [  # R:T10
+                f"If you or someone you know has a problem with gambling, call {HELPLINE}: free, confidential, "
+                "24 hours a day.",
+            ],
+        )
+    )
+    return {
+        "event": event,
+        "licence": licence,
+        "organisation": organisation,
+        "sections": sections,
+        "helpline": HELPLINE,
+        "complete": bool(payout),
+    }

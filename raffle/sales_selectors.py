@@ -9,8 +9,10 @@ def draw_sales_summary(draw: Draw) -> dict:
     """Valid and void sales, tickets and money of one draw (aggregates)."""
     valid, void = Q(voided_at__isnull=True), Q(voided_at__isnull=False)
     return Sale.objects.filter(draw=draw).aggregate(
-        sales=Count("id", filter=valid), tickets=Sum("ticket_count", filter=valid),
-        amount=Sum("amount", filter=valid), void_sales=Count("id", filter=void),
+        sales=Count("id", filter=valid),
+        tickets=Sum("ticket_count", filter=valid),
+        amount=Sum("amount", filter=valid),
+        void_sales=Count("id", filter=void),
         void_tickets=Sum("ticket_count", filter=void),
     )
 
@@ -20,8 +22,11 @@ def recent_sales(draw: Draw, limit: int = 20):
 
 
 def sealed_envelope_numbers(draw: Draw) -> list[int]:
-    return list(Envelope.objects.filter(event_id=draw.event_id, opened_at__isnull=True)
-                .order_by("number").values_list("number", flat=True))
+    return list(
+        Envelope.objects.filter(event_id=draw.event_id, opened_at__isnull=True)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
 
 
 def sale_with_tickets(sale_id: int) -> tuple[Sale, list[str]]:
@@ -29,8 +34,21 @@ def sale_with_tickets(sale_id: int) -> tuple[Sale, list[str]]:
     return sale, list(sale.tickets.order_by("seq").values_list("serial", flat=True))
 
 
-TICKET_LOG_HEADER = ["seq", "serial", "sale", "channel", "tickets in sale", "sale amount", "roll", "purchaser",
-                     "envelope picked", "device or seller", "issued at", "void", "void reason"]
+TICKET_LOG_HEADER = [
+    "seq",
+    "serial",
+    "sale",
+    "channel",
+    "tickets in sale",
+    "sale amount",
+    "roll",
+    "purchaser",
+    "envelope picked",
+    "device or seller",
+    "issued at",
+    "void",
+    "void reason",
+]
 
 
 def draw_ticket_log_rows(draw: Draw):
@@ -38,10 +56,26 @@ def draw_ticket_log_rows(draw: Draw):
     order, streamed from the (draw, seq) index in chunks (a million rows fit)."""
     from raffle.models import Ticket
 
-    return Ticket.objects.filter(draw=draw).order_by("seq").values_list(
-        "seq", "serial", "sale_id", "sale__channel", "sale__ticket_count", "sale__amount", "sale__roll_id",
-        "sale__purchaser_name", "sale__envelope_pick", "sale__device", "sale__sold_at", "is_void",
-        "sale__void_reason").iterator(chunk_size=5000)
+    return (
+        Ticket.objects.filter(draw=draw)
+        .order_by("seq")
+        .values_list(
+            "seq",
+            "serial",
+            "sale_id",
+            "sale__channel",
+            "sale__ticket_count",
+            "sale__amount",
+            "sale__roll_id",
+            "sale__purchaser_name",
+            "sale__envelope_pick",
+            "sale__device",
+            "sale__sold_at",
+            "is_void",
+            "sale__void_reason",
+        )
+        .iterator(chunk_size=5000)
+    )
 
 
 def draw_rolls(draw: Draw):
@@ -49,5 +83,8 @@ def draw_rolls(draw: Draw):
     from raffle.models import TicketRoll
 
     valid = Q(sales__voided_at__isnull=True)
-    return TicketRoll.objects.filter(draw=draw).order_by("first_serial").annotate(
-        sold_tickets=Sum("sales__ticket_count", filter=valid), sold_amount=Sum("sales__amount", filter=valid))
+    return (
+        TicketRoll.objects.filter(draw=draw)
+        .order_by("first_serial")
+        .annotate(sold_tickets=Sum("sales__ticket_count", filter=valid), sold_amount=Sum("sales__amount", filter=valid))
+    )

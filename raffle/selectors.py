@@ -34,9 +34,7 @@ def event_summary(event: Event) -> dict:
         jackpot_contributions=Sum("jackpot_contribution"),
         licensee_shares=Sum("licensee_share"),
     )
-    envelopes = Envelope.objects.filter(event=event).aggregate(
-        left=Count("pk", filter=Q(opened_at__isnull=True))
-    )
+    envelopes = Envelope.objects.filter(event=event).aggregate(left=Count("pk", filter=Q(opened_at__isnull=True)))
     return {**totals, "envelopes_left": envelopes["left"]}
 
 
@@ -49,6 +47,7 @@ def draw_history(event: Event):
 
 
 # --- Draw night, the public board and the event dashboard -------------------
+
 
 def _current_of(draws) -> Draw | None:
     """Among draws ordered by number: the one under way, else the first
@@ -68,26 +67,58 @@ def public_board(event_id: int) -> dict | None:
     figures stored on the event and the draws; ticket rows never enter it."""
     event = (
         Event.objects.select_related("licence__organisation")
-        .only("pk", "name", "status", "jackpot", "concluded_at", "draw_place", "deck_kind",
-              "licence__number", "licence__authority_name", "licence__organisation__name")
-        .filter(pk=event_id).first()
+        .only(
+            "pk",
+            "name",
+            "status",
+            "jackpot",
+            "concluded_at",
+            "draw_place",
+            "deck_kind",
+            "licence__number",
+            "licence__authority_name",
+            "licence__organisation__name",
+        )
+        .filter(pk=event_id)
+        .first()
     )
     if event is None:
         return None
     envelopes = list(
         Envelope.objects.filter(event_id=event.pk)
         .select_related("opened_in_draw")
-        .only("pk", "number", "card", "opened_at", "opened_in_draw__number",
-              "opened_in_draw__winning_serial", "opened_in_draw__draw_prize",
-              "opened_in_draw__jackpot_after", "opened_in_draw__outcome",
-              "opened_in_draw__jackpot_awarded", "opened_in_draw__scheduled_at")
+        .only(
+            "pk",
+            "number",
+            "card",
+            "opened_at",
+            "opened_in_draw__number",
+            "opened_in_draw__winning_serial",
+            "opened_in_draw__draw_prize",
+            "opened_in_draw__jackpot_after",
+            "opened_in_draw__outcome",
+            "opened_in_draw__jackpot_awarded",
+            "opened_in_draw__scheduled_at",
+        )
         .order_by("number")
     )
     open_draws = list(
-        Draw.objects.filter(event_id=event.pk).exclude(state=DrawState.CLOSED)
+        Draw.objects.filter(event_id=event.pk)
+        .exclude(state=DrawState.CLOSED)
         .select_related("envelope")
-        .only("pk", "number", "state", "scheduled_at", "ticket_sales", "draw_prize", "jackpot_after",
-              "winning_serial", "envelope__number", "envelope__card", "envelope__opened_at")
+        .only(
+            "pk",
+            "number",
+            "state",
+            "scheduled_at",
+            "ticket_sales",
+            "draw_prize",
+            "jackpot_after",
+            "winning_serial",
+            "envelope__number",
+            "envelope__card",
+            "envelope__opened_at",
+        )
         .order_by("number")[:2]
     )
     current = _current_of(open_draws)
@@ -111,12 +142,14 @@ def _envelope_tile(envelope: Envelope, *, chosen: bool) -> dict:
     n = envelope.number
     if envelope.is_open:
         suit = envelope.card[-1]
-        return {"number": n, "face": card_symbol(envelope.card),
-                "css": f"open suit-{suit}{' ace' if envelope.card == ACE_OF_SPADES else ''}",
-                "label": f"Envelope {n}: opened, {card_name(envelope.card)}"}
+        return {
+            "number": n,
+            "face": card_symbol(envelope.card),
+            "css": f"open suit-{suit}{' ace' if envelope.card == ACE_OF_SPADES else ''}",
+            "label": f"Envelope {n}: opened, {card_name(envelope.card)}",
+        }
     if chosen:
-        return {"number": n, "face": "", "css": "sealed chosen",
-                "label": f"Envelope {n}: chosen, about to be opened"}
+        return {"number": n, "face": "", "css": "sealed chosen", "label": f"Envelope {n}: chosen, about to be opened"}
     return {"number": n, "face": "", "css": "sealed", "label": f"Envelope {n}: sealed"}
 
 
@@ -134,7 +167,10 @@ def event_dashboard(event: Event) -> dict:
 def draws_for_night():
     """Draws with what every draw-night screen shows (event, licence, envelope)."""
     return Draw.objects.select_related("event__licence__organisation", "envelope")
+
+
 # --- Integrity registers (issue 5) ---------------------------------------
+
 
 def deck_commitments(event: Event) -> list[dict]:
     """R:E4 the electronic deck's published commitments, in envelope order,
@@ -142,8 +178,11 @@ def deck_commitments(event: Event) -> list[dict]:
     opened envelopes only; a sealed envelope's never leave this function."""
     from raffle.models import DeckCommitment
 
-    rows = (DeckCommitment.objects.filter(envelope__event=event).order_by("envelope__number")
-            .values("envelope__number", "commitment", "salt", "envelope__card", "envelope__opened_at"))
+    rows = (
+        DeckCommitment.objects.filter(envelope__event=event)
+        .order_by("envelope__number")
+        .values("envelope__number", "commitment", "salt", "envelope__card", "envelope__opened_at")
+    )
     return [
         {
             "number": row["envelope__number"],
@@ -160,9 +199,11 @@ def destruction_log(event: Event):
     """R:E3 the card destruction/deletion log of an event, in draw order."""
     from raffle.models import CardDestruction
 
-    return (CardDestruction.objects.filter(draw__event=event)
-            .select_related("draw", "envelope", "destroyed_by", "verified_by", "recorded_by")
-            .order_by("draw__number"))
+    return (
+        CardDestruction.objects.filter(draw__event=event)
+        .select_related("draw", "envelope", "destroyed_by", "verified_by", "recorded_by")
+        .order_by("draw__number")
+    )
 
 
 def draws_needing_video(event: Event):
@@ -172,22 +213,27 @@ def draws_needing_video(event: Event):
 
     if event.deck_kind != DeckKind.PAPER:
         return Draw.objects.none()
-    return (Draw.objects.filter(event=event, card_revealed_at__isnull=False, videos__isnull=True)
-            .order_by("number"))
+    return Draw.objects.filter(event=event, card_revealed_at__isnull=False, videos__isnull=True).order_by("number")
 
 
 def video_register_rows(event: Event):
     from raffle.models import DrawVideo
 
-    return (DrawVideo.objects.filter(draw__event=event).select_related("draw", "recorded_by")
-            .order_by("draw__number", "recorded_at"))
+    return (
+        DrawVideo.objects.filter(draw__event=event)
+        .select_related("draw", "recorded_by")
+        .order_by("draw__number", "recorded_at")
+    )
 
 
 def registrar_register(event: Event):
     from raffle.models import RegistrarNotification
 
-    return (RegistrarNotification.objects.filter(event=event).select_related("recorded_by")
-            .order_by("-notified_at", "-id"))
+    return (
+        RegistrarNotification.objects.filter(event=event).select_related("recorded_by").order_by("-notified_at", "-id")
+    )
+
+
 # R:L3 the prize board forecast shown on the dashboard.
 PRIZE_BOARD_WARNING_PERCENT = Decimal("75")
 PRIZE_BOARD_DANGER_PERCENT = Decimal("90")
@@ -225,21 +271,30 @@ class PrizeBoardForecast:
     @property
     def message(self) -> str:
         if self.must_go_due == "licence_expiry":
-            return (f"Draw {self.next_draw_number} is the last draw before the licence expires: make it the "
-                    "must-go final draw.")
+            return (
+                f"Draw {self.next_draw_number} is the last draw before the licence expires: make it the "
+                "must-go final draw."
+            )
         if self.reach_draw_number is not None and self.reach_draw_number == self.next_draw_number:
-            return (f"At the recent pace the prizes pass the prize board in the next draw, draw "
-                    f"{self.next_draw_number}: make it the must-go final draw and stop selling at the room left.")
+            return (
+                f"At the recent pace the prizes pass the prize board in the next draw, draw "
+                f"{self.next_draw_number}: make it the must-go final draw and stop selling at the room left."
+            )
         if self.level == "reached":
-            return ("The prizes have reached the prize board: no more sales can be taken. Run the "
-                    "must-go final draw now.")
+            return (
+                "The prizes have reached the prize board: no more sales can be taken. Run the must-go final draw now."
+            )
         if self.reach_draw_number is None:
             return "At the recent pace the prizes stay within the prize board until the licence expires."
-        text = (f"At the recent pace the prizes pass the prize board in draw {self.reach_draw_number}"
-                f"{f' ({self.reach_date:%Y-%m-%d})' if self.reach_date else ''}.")
+        text = (
+            f"At the recent pace the prizes pass the prize board in draw {self.reach_draw_number}"
+            f"{f' ({self.reach_date:%Y-%m-%d})' if self.reach_date else ''}."
+        )
         if self.level != "ok":
-            text += (" Plan the must-go final draw for the draw before it, and watch each draw's sales "
-                     "against the room left.")
+            text += (
+                " Plan the must-go final draw for the draw before it, and watch each draw's sales "
+                "against the room left."
+            )
         return text
 
 
@@ -253,7 +308,8 @@ def prize_board_forecast(event: Event) -> PrizeBoardForecast:
     so_far = prizes_committed(event)
     closed = list(
         Draw.objects.filter(event=event, ticket_sales__isnull=False)
-        .order_by("-number").values_list("number", "draw_prize", "jackpot_contribution")[:FORECAST_RECENT_DRAWS]
+        .order_by("-number")
+        .values_list("number", "draw_prize", "jackpot_contribution")[:FORECAST_RECENT_DRAWS]
     )
     pace = average_amount([prize + jackpot for _, prize, jackpot in closed])
     last_number = closed[0][0] if closed else 0
@@ -282,13 +338,21 @@ def prize_board_forecast(event: Event) -> PrizeBoardForecast:
     else:
         level = "ok"
     return PrizeBoardForecast(
-        prize_board=board, prizes_so_far=so_far, percent_used=percent, level=level, pace=pace,
-        draws_left=draws_left, next_draw_number=last_number + 1, reach_draw_number=reach_number,
-        reach_date=reach_date, prizes_at_expiry=so_far + pace * draws_left,
+        prize_board=board,
+        prizes_so_far=so_far,
+        percent_used=percent,
+        level=level,
+        pace=pace,
+        draws_left=draws_left,
+        next_draw_number=last_number + 1,
+        reach_draw_number=reach_number,
+        reach_date=reach_date,
+        prizes_at_expiry=so_far + pace * draws_left,
     )
 
 
 # --- Draw night (issue 4 meets real tickets, issue 3) --------------------
+
 
 @dataclass(frozen=True)
 class SalesReconciliation:
@@ -311,15 +375,19 @@ def draw_sales_reconciliation(draw: Draw) -> SalesReconciliation:
     from core.money import ZERO, split_sales
     from raffle.models import Sale, Ticket
 
-    counts = Ticket.objects.filter(draw=draw).aggregate(
-        total=Count("id"), void=Count("id", filter=Q(is_void=True)))
+    counts = Ticket.objects.filter(draw=draw).aggregate(total=Count("id"), void=Count("id", filter=Q(is_void=True)))
     sales = Sale.objects.filter(draw=draw, voided_at__isnull=True).aggregate(s=Sum("amount"))["s"] or ZERO
     valid = counts["total"] - counts["void"]
     split = split_sales(sales, rounding=draw.event.rounding) if valid else None
     jackpot = draw.event.jackpot
     return SalesReconciliation(
-        valid_tickets=valid, void_tickets=counts["void"], sales=sales, split=split, jackpot_before=jackpot,
-        jackpot_after=jackpot + split.jackpot_contribution if split else None)
+        valid_tickets=valid,
+        void_tickets=counts["void"],
+        sales=sales,
+        split=split,
+        jackpot_before=jackpot,
+        jackpot_after=jackpot + split.jackpot_contribution if split else None,
+    )
 
 
 def winning_sale(draw: Draw):
@@ -327,8 +395,9 @@ def winning_sale(draw: Draw):
     contact and envelope pick), or None (an imported draw, or none drawn yet)."""
     from raffle.models import WinnerSelection
 
-    selection = (WinnerSelection.objects.filter(draw=draw, superseded_at__isnull=True)
-                 .select_related("ticket__sale").first())
+    selection = (
+        WinnerSelection.objects.filter(draw=draw, superseded_at__isnull=True).select_related("ticket__sale").first()
+    )
     return selection.ticket.sale if selection else None
 
 
@@ -356,13 +425,16 @@ def roll_winner_claim(draw: Draw) -> RollWinnerClaim | None:
 
     if draw.state != DrawState.CLOSED or draw.event.licence.sales_channel != SalesChannel.PAPER_ROLL:
         return None
-    selection = (WinnerSelection.objects.filter(draw=draw, superseded_at__isnull=True)
-                 .select_related("ticket").first())
+    selection = WinnerSelection.objects.filter(draw=draw, superseded_at__isnull=True).select_related("ticket").first()
     if selection is None:
         return None
     return RollWinnerClaim(
-        serial=selection.ticket.serial, drawn_at=selection.selected_at, attempt=selection.attempt,
+        serial=selection.ticket.serial,
+        drawn_at=selection.selected_at,
+        attempt=selection.attempt,
         claim_by=selection.selected_at + datetime.timedelta(days=draw.event.claim_period_days),
         claimed_at=selection.claimed_at,
         prize_paid_on=PrizePayment.objects.filter(draw=draw, kind=PrizeKind.DRAW_PRIZE)
-        .values_list("paid_on", flat=True).first())
+        .values_list("paid_on", flat=True)
+        .first(),
+    )

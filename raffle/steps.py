@@ -43,9 +43,7 @@ def step_form(draw: Draw, data=None):
     if form_class is None:
         return None
     if issubclass(form_class, DestructionForm):
-        members = BonaFideMember.objects.filter(
-            organisation_id=draw.event.licence.organisation_id, is_active=True
-        )
+        members = BonaFideMember.objects.filter(organisation_id=draw.event.licence.organisation_id, is_active=True)
         return form_class(data, members=members)
     return form_class(data)
 
@@ -57,11 +55,17 @@ def unclaimed_redraw_form(draw: Draw, data=None) -> PaperWinningTicketForm | Non
 
 
 def perform_unclaimed_redraw(*, actor, draw: Draw, cleaned: dict, expected_serial: str | None = None) -> str:
-    selection = services.draw_redraw_unclaimed(actor=actor, draw=draw, serial=cleaned.get("serial", ""),
-                                               serial_again=cleaned.get("serial_again"),
-                                               expected_serial=expected_serial)
-    return (f"Draw {draw.number}: ticket {selection.ticket.serial} is drawn in place of the unclaimed one; "
-            "the re-draw is logged.")
+    selection = services.draw_redraw_unclaimed(
+        actor=actor,
+        draw=draw,
+        serial=cleaned.get("serial", ""),
+        serial_again=cleaned.get("serial_again"),
+        expected_serial=expected_serial,
+    )
+    return (
+        f"Draw {draw.number}: ticket {selection.ticket.serial} is drawn in place of the unclaimed one; "
+        "the re-draw is logged."
+    )
 
 
 def perform_next_step(*, actor, draw: Draw, cleaned: dict) -> tuple[Draw, str]:
@@ -71,15 +75,22 @@ def perform_next_step(*, actor, draw: Draw, cleaned: dict) -> tuple[Draw, str]:
         draw = services.draw_open_sales(actor=actor, draw=draw)
         return draw, f"Ticket sales are open for draw {draw.number}."
     if state == DrawState.SELLING:
-        draw = services.draw_close_sales(actor=actor, draw=draw, ticket_sales=cleaned.get("ticket_sales") or None,
-                                         container_count=cleaned.get("container_count"))
+        draw = services.draw_close_sales(
+            actor=actor,
+            draw=draw,
+            ticket_sales=cleaned.get("ticket_sales") or None,
+            container_count=cleaned.get("container_count"),
+        )
         return draw, f"Sales closed at ${draw.ticket_sales:,.2f}."
     if state == DrawState.SALES_CLOSED:
         draw = services.draw_announce(actor=actor, draw=draw)
         return draw, "Announced."
     if state == DrawState.ANNOUNCED:
         draw = services.draw_record_winning_ticket(
-            actor=actor, draw=draw, serial=cleaned.get("serial", ""), serial_again=cleaned.get("serial_again"),
+            actor=actor,
+            draw=draw,
+            serial=cleaned.get("serial", ""),
+            serial_again=cleaned.get("serial_again"),
             winner_name=cleaned.get("winner_name", ""),
         )
         holder = f" ({draw.winner_name})" if draw.winner_name else ""
@@ -97,17 +108,28 @@ def perform_next_step(*, actor, draw: Draw, cleaned: dict) -> tuple[Draw, str]:
         return draw, f"Jackpot of ${draw.jackpot_awarded:,.2f} awarded. The event is concluded."
     if state == DrawState.CARD_REVEALED and draw.must_go:  # R:P7
         draw = services.draw_must_go_redraw(
-            actor=actor, draw=draw, destroyed_by=cleaned["destroyed_by"], verified_by=cleaned["verified_by"],
-            destroyer_password=cleaned["destroyer_password"], verifier_password=cleaned["verifier_password"],
-            serial=cleaned.get("serial", ""), serial_again=cleaned.get("serial_again"),
+            actor=actor,
+            draw=draw,
+            destroyed_by=cleaned["destroyed_by"],
+            verified_by=cleaned["verified_by"],
+            destroyer_password=cleaned["destroyer_password"],
+            verifier_password=cleaned["verifier_password"],
+            serial=cleaned.get("serial", ""),
+            serial_again=cleaned.get("serial_again"),
             winner_name=cleaned.get("winner_name", ""),
         )
-        return draw, (f"Card destruction logged. Must-go final draw: ticket {draw.winning_serial} drawn; "
-                      "its holder chooses an envelope.")
+        return draw, (
+            f"Card destruction logged. Must-go final draw: ticket {draw.winning_serial} drawn; "
+            "its holder chooses an envelope."
+        )
     if state == DrawState.CARD_REVEALED:
         draw = services.draw_roll_over(
-            actor=actor, draw=draw, destroyed_by=cleaned["destroyed_by"], verified_by=cleaned["verified_by"],
-            destroyer_password=cleaned["destroyer_password"], verifier_password=cleaned["verifier_password"],
+            actor=actor,
+            draw=draw,
+            destroyed_by=cleaned["destroyed_by"],
+            verified_by=cleaned["verified_by"],
+            destroyer_password=cleaned["destroyer_password"],
+            verifier_password=cleaned["verifier_password"],
         )
         return draw, "Card destruction logged; the jackpot rolls over to the next draw."
     return draw, "This draw is closed."

@@ -17,13 +17,16 @@ class SigningOfficersForm(forms.Form):
     """R:L12 the account's signing officers: active bona fide members of the licensee."""
 
     signing_officers = forms.ModelMultipleChoiceField(
-        queryset=BonaFideMember.objects.none(), widget=forms.CheckboxSelectMultiple,
-        label="Signing officers (at least two bona fide members)")
+        queryset=BonaFideMember.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        label="Signing officers (at least two bona fide members)",
+    )
 
     def __init__(self, *args, licence, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["signing_officers"].queryset = BonaFideMember.objects.filter(
-            organisation=licence.organisation, is_active=True)
+            organisation=licence.organisation, is_active=True
+        )
 
 
 class TrustAccountForm(SigningOfficersForm):
@@ -31,10 +34,10 @@ class TrustAccountForm(SigningOfficersForm):
     branch = forms.CharField(label="Branch", max_length=150, required=False)
     account_number = forms.CharField(label="Account number", max_length=40)
     opened_on = forms.DateField(label="Opened on", widget=DATE)
-    deposit_within_days = forms.IntegerField(label="Deposit each draw's sales within (days)", initial=3,
-                                             min_value=0, max_value=30)
-    field_order = ["bank_name", "branch", "account_number", "opened_on", "deposit_within_days",
-                   "signing_officers"]
+    deposit_within_days = forms.IntegerField(
+        label="Deposit each draw's sales within (days)", initial=3, min_value=0, max_value=30
+    )
+    field_order = ["bank_name", "branch", "account_number", "opened_on", "deposit_within_days", "signing_officers"]
 
 
 class DepositForm(forms.Form):
@@ -42,10 +45,12 @@ class DepositForm(forms.Form):
     deposited_on = forms.DateField(label="Deposited on", widget=DATE)
     amount = _amount("Amount of the slip ($)")
     slip_scan = forms.FileField(label="Scan or photo of the stamped slip", required=False)
-    draw = forms.ModelChoiceField(queryset=Draw.objects.none(), label="Draw whose sales it holds",
-                                  required=False, empty_label="(say later)")
-    draw_amount = _amount("Amount for that draw ($)", required=False,
-                          help_text="Leave empty when the whole slip is that draw's sales.")
+    draw = forms.ModelChoiceField(
+        queryset=Draw.objects.none(), label="Draw whose sales it holds", required=False, empty_label="(say later)"
+    )
+    draw_amount = _amount(
+        "Amount for that draw ($)", required=False, help_text="Leave empty when the whole slip is that draw's sales."
+    )
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
@@ -93,15 +98,17 @@ class ApprovedUseForm(forms.Form):
     description = forms.CharField(label="Use of net proceeds", max_length=200)
     approved_on = forms.DateField(label="Approved on", widget=DATE)
     is_amendment = forms.BooleanField(label="A new use added by amendment (not on the licence)", required=False)
-    approval_reference = forms.CharField(label="Written approval (letter or e-mail reference)", max_length=120,
-                                         required=False)
+    approval_reference = forms.CharField(
+        label="Written approval (letter or e-mail reference)", max_length=120, required=False
+    )
     approval_document = forms.FileField(label="Copy of the written approval", required=False)
 
 
 class ExpenseForm(forms.Form):
     kind = forms.ChoiceField(choices=ExpenseKind.choices, label="Kind")
-    approved_use = forms.ModelChoiceField(queryset=ApprovedUse.objects.none(), required=False,
-                                          label="Approved use (for net proceeds)")
+    approved_use = forms.ModelChoiceField(
+        queryset=ApprovedUse.objects.none(), required=False, label="Approved use (for net proceeds)"
+    )
     paid_on = forms.DateField(label="Paid on", widget=DATE)
     amount = _amount("Amount ($)")
     payee = forms.CharField(label="Paid to", max_length=150)

@@ -22,10 +22,15 @@ urlpatterns = [
     path("<int:event_id>/spending/use/", v.use_add, name="treasury_use_add"),
     path("<int:event_id>/spending/expense/", v.expense_add, name="treasury_expense_add"),
     path("<int:event_id>/spending/donated/", v.donated_add, name="treasury_donated_add"),
-    path("<int:event_id>/reports/period/<int:period>.<str:file_format>", v.report_view,
-         {"kind": "four_draw"}, name="treasury_period_report"),
-    path("<int:event_id>/reports/final.<str:file_format>", v.report_view, {"kind": "final"},
-         name="treasury_final_report"),
+    path(
+        "<int:event_id>/reports/period/<int:period>.<str:file_format>",
+        v.report_view,
+        {"kind": "four_draw"},
+        name="treasury_period_report",
+    ),
+    path(
+        "<int:event_id>/reports/final.<str:file_format>", v.report_view, {"kind": "final"}, name="treasury_final_report"
+    ),
     path("<int:event_id>/reports/issue/", v.report_issue, name="treasury_report_issue"),
     path("<int:event_id>/reports/issued/<int:report_id>/", v.issued_download, name="treasury_issued"),
     path("<int:event_id>/ledger.csv", v.ledger_download, name="treasury_ledger"),

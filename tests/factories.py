@@ -152,28 +152,52 @@ def sell_tickets(draw, *, actor, sales="100.00", envelope_pick=None):
     pick = envelope_pick or event.envelopes.filter(opened_at__isnull=True).first().number
     purchaser = {"purchaser_name": "Pat Buyer", "purchaser_contact": "519-555-0100", "envelope_pick": pick}
     count = sum(q * u for q, u in lines)
-    start = max(TicketRoll.objects.filter(licence=event.licence).order_by("-last_serial")
-                .values_list("last_serial", flat=True).first() or 100000, 100000) + 1
+    start = (
+        max(
+            TicketRoll.objects.filter(licence=event.licence)
+            .order_by("-last_serial")
+            .values_list("last_serial", flat=True)
+            .first()
+            or 100000,
+            100000,
+        )
+        + 1
+    )
     if channel == SalesChannel.PAPER_ROLL:
-        roll = services.roll_issue(actor=actor, draw=draw, seller_name="Sam Seller", first_serial=start,
-                                   last_serial=start + count + 9)
+        roll = services.roll_issue(
+            actor=actor, draw=draw, seller_name="Sam Seller", first_serial=start, last_serial=start + count + 9
+        )
         return services.roll_return(actor=actor, roll=roll, first_unsold=start + count, tier_counts=dict(lines))
     if channel == SalesChannel.PAPER_STUB:
-        services.roll_issue(actor=actor, draw=draw, seller_name="Sam Seller", first_serial=start,
-                            last_serial=start + count + 9, kind="book")
+        services.roll_issue(
+            actor=actor,
+            draw=draw,
+            seller_name="Sam Seller",
+            first_serial=start,
+            last_serial=start + count + 9,
+            kind="book",
+        )
         sold, serial = [], start
         for quantity, units in lines:
             serials = [str(n) for n in range(serial, serial + quantity * units)]
             serial += quantity * units
-            sold.append(services.ticket_sell(actor=actor, draw=draw, tier_quantity=quantity, units=units,
-                                             serials=serials, **purchaser))
+            sold.append(
+                services.ticket_sell(
+                    actor=actor, draw=draw, tier_quantity=quantity, units=units, serials=serials, **purchaser
+                )
+            )
         return sold
-    return services.tickets_import(actor=actor, draw=draw, device="POS-1", lines=[
-        SaleLine(tier_quantity=q, units=u, **purchaser) for q, u in lines])
+    return services.tickets_import(
+        actor=actor,
+        draw=draw,
+        device="POS-1",
+        lines=[SaleLine(tier_quantity=q, units=u, **purchaser) for q, u in lines],
+    )
 
 
-def run_draw(draw, *, actor, sales="100.00", envelope=None, card=None, until=DrawState.CLOSED,
-             destroyer=None, verifier=None):
+def run_draw(
+    draw, *, actor, sales="100.00", envelope=None, card=None, until=DrawState.CLOSED, destroyer=None, verifier=None
+):
     """Walk one draw through its steps up to `until` with the real services.
 
     Sales are real tickets worth `sales` (see `sell_tickets`); the winning
@@ -197,16 +221,34 @@ def run_draw(draw, *, actor, sales="100.00", envelope=None, card=None, until=Dra
         (DrawState.SELLING, lambda d: services.draw_open_sales(actor=actor, draw=d)),
         (DrawState.SALES_CLOSED, close),
         (DrawState.ANNOUNCED, lambda d: services.draw_announce(actor=actor, draw=d)),
-        (DrawState.TICKET_DRAWN, lambda d: services.draw_record_winning_ticket(
-            actor=actor, draw=d, serial=first_serial(d), serial_again=first_serial(d))),
-        (DrawState.ENVELOPE_CHOSEN, lambda d: services.draw_choose_envelope(
-            actor=actor, draw=d,
-            envelope_number=envelope or event.envelopes.filter(opened_at__isnull=True).first().number)),
-        (DrawState.CARD_REVEALED, lambda d: services.draw_reveal_card(
-            actor=actor, draw=d,
-            # An electronic deck already holds its cards: the system opens the envelope.
-            card=card or ("" if event.deck_kind == "electronic" else next(
-                c for c in DECK if c != ACE_OF_SPADES and not event.envelopes.filter(card=c).exists())))),
+        (
+            DrawState.TICKET_DRAWN,
+            lambda d: services.draw_record_winning_ticket(
+                actor=actor, draw=d, serial=first_serial(d), serial_again=first_serial(d)
+            ),
+        ),
+        (
+            DrawState.ENVELOPE_CHOSEN,
+            lambda d: services.draw_choose_envelope(
+                actor=actor,
+                draw=d,
+                envelope_number=envelope or event.envelopes.filter(opened_at__isnull=True).first().number,
+            ),
+        ),
+        (
+            DrawState.CARD_REVEALED,
+            lambda d: services.draw_reveal_card(
+                actor=actor,
+                draw=d,
+                # An electronic deck already holds its cards: the system opens the envelope.
+                card=card
+                or (
+                    ""
+                    if event.deck_kind == "electronic"
+                    else next(c for c in DECK if c != ACE_OF_SPADES and not event.envelopes.filter(card=c).exists())
+                ),
+            ),
+        ),
     ]
     order = list(DrawState.values)
     for state, step in steps:
@@ -222,8 +264,14 @@ def run_draw(draw, *, actor, sales="100.00", envelope=None, card=None, until=Dra
             return services.draw_award_jackpot(actor=actor, draw=draw)
         if destroyer is None or verifier is None:
             destroyer, verifier = members_for(event)
-        return services.draw_roll_over(actor=actor, draw=draw, destroyed_by=destroyer, verified_by=verifier,
-                                       destroyer_password=PASSWORD, verifier_password=PASSWORD)
+        return services.draw_roll_over(
+            actor=actor,
+            draw=draw,
+            destroyed_by=destroyer,
+            verified_by=verifier,
+            destroyer_password=PASSWORD,
+            verifier_password=PASSWORD,
+        )
     return draw
 
 
@@ -248,8 +296,9 @@ def login_verified(client, user):
     from django_otp.plugins.otp_totp.models import TOTPDevice
 
     client.force_login(user)
-    device = (TOTPDevice.objects.filter(user=user, confirmed=True).first()
-              or TOTPDevice.objects.create(user=user, name="Test authenticator", confirmed=True))
+    device = TOTPDevice.objects.filter(user=user, confirmed=True).first() or TOTPDevice.objects.create(
+        user=user, name="Test authenticator", confirmed=True
+    )
     session = client.session
     session[DEVICE_ID_SESSION_KEY] = device.persistent_id
     session.save()
@@ -263,8 +312,9 @@ def event_with_closed_draws(sales, *, actor, licence=None, **event_kwargs):
 
     event_kwargs.setdefault("first_draw_at", timezone.now() - datetime.timedelta(days=7 * len(sales) + 1))
     if licence is None:
-        licence = LicenceFactory(issued_on=timezone.localdate(event_kwargs["first_draw_at"])
-                                 - datetime.timedelta(days=30))
+        licence = LicenceFactory(
+            issued_on=timezone.localdate(event_kwargs["first_draw_at"]) - datetime.timedelta(days=30)
+        )
     event = event_with_draw(actor=actor, licence=licence, **event_kwargs)
     destroyer, verifier = members_for(event)
     draws = []
@@ -282,5 +332,11 @@ def trust_account_for(event, *, actor, **kwargs):
     organisation = event.licence.organisation
     officers = [MemberFactory(organisation=organisation, is_in_charge=True) for _ in range(2)]
     kwargs.setdefault("opened_on", event.licence.issued_on)
-    return trust_account_open(actor=actor, licence=event.licence, bank_name="Kawartha Credit Union",
-                              account_number="000123-45", signing_officers=officers, **kwargs)
+    return trust_account_open(
+        actor=actor,
+        licence=event.licence,
+        bank_name="Kawartha Credit Union",
+        account_number="000123-45",
+        signing_officers=officers,
+        **kwargs,
+    )

@@ -13,10 +13,23 @@ def admin_client(client):
     return client
 
 
-@pytest.mark.parametrize("model", ["licensing/organisation", "licensing/licence", "licensing/bonafidemember",
-                                   "raffle/event", "raffle/draw", "raffle/envelope", "raffle/carddestruction",
-                                   "core/auditentry", "licensing/eligibility", "licensing/application",
-                                   "licensing/licenceamendment", "raffle/mustgoticket"])
+@pytest.mark.parametrize(
+    "model",
+    [
+        "licensing/organisation",
+        "licensing/licence",
+        "licensing/bonafidemember",
+        "raffle/event",
+        "raffle/draw",
+        "raffle/envelope",
+        "raffle/carddestruction",
+        "core/auditentry",
+        "licensing/eligibility",
+        "licensing/application",
+        "licensing/licenceamendment",
+        "raffle/mustgoticket",
+    ],
+)
 def test_every_changelist_opens(admin_client, event, model):
     response = admin_client.get(f"/admin/{model}/")
     assert response.status_code == 200
@@ -25,9 +38,15 @@ def test_every_changelist_opens(admin_client, event, model):
 def test_a_draw_can_be_run_step_by_step_from_the_admin(admin_client, draw):
     url = reverse("admin:raffle_draw_step", args=[draw.pk])
     destroyer, verifier = members_for(draw.event)
-    for data in [{}, {"ticket_sales": "795"}, {}, {"serial": "SERIAL", "serial_again": "SERIAL"},
-                 {"envelope_number": "12"}, {"card": "QD"},
-                 {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, **SIGNATURES}]:
+    for data in [
+        {},
+        {"ticket_sales": "795"},
+        {},
+        {"serial": "SERIAL", "serial_again": "SERIAL"},
+        {"envelope_number": "12"},
+        {"card": "QD"},
+        {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, **SIGNATURES},
+    ]:
         if "ticket_sales" in data:  # the night's roll comes back: tickets worth $795 (T7)
             sell_tickets(Draw.objects.get(pk=draw.pk), actor=None, sales="795")
         if data.get("serial") == "SERIAL":

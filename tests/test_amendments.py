@@ -14,8 +14,14 @@ DAY = datetime.timedelta(days=1)
 
 
 def _amend(licence, **overrides):
-    kwargs = dict(actor=None, licence=licence, to_channel=SalesChannel.ELECTRONIC,
-                  notice_given_on=TODAY, effective_on=TODAY + 14 * DAY, today=TODAY)
+    kwargs = dict(
+        actor=None,
+        licence=licence,
+        to_channel=SalesChannel.ELECTRONIC,
+        notice_given_on=TODAY,
+        effective_on=TODAY + 14 * DAY,
+        today=TODAY,
+    )
     kwargs.update(overrides)
     return licence_amend_channel(**kwargs)
 
@@ -47,8 +53,12 @@ def test_paper_to_online_is_refused():  # R:L5
 
 
 def test_a_municipal_licence_cannot_be_amended_to_electronic():  # R:L5
-    licence = LicenceFactory(authority_kind=AuthorityKind.MUNICIPALITY, authority_name="Town of Perth",
-                             prize_board="50000", sales_channel=SalesChannel.PAPER_ROLL)
+    licence = LicenceFactory(
+        authority_kind=AuthorityKind.MUNICIPALITY,
+        authority_name="Town of Perth",
+        prize_board="50000",
+        sales_channel=SalesChannel.PAPER_ROLL,
+    )
     with pytest.raises(LicensingError, match="municipal or First Nation licence cannot be amended"):
         _amend(licence)
 
@@ -71,6 +81,5 @@ def test_an_amendment_cannot_be_approved_once_the_licence_has_expired():  # R:L8
     licence = LicenceFactory(expires_on=TODAY + 30 * DAY)
     amendment = _amend(licence)
     with pytest.raises(LicensingError, match="expired"):
-        licence_amendment_approve(actor=None, amendment=amendment, approved_on=TODAY + 2 * DAY,
-                                  today=TODAY + 31 * DAY)
+        licence_amendment_approve(actor=None, amendment=amendment, approved_on=TODAY + 2 * DAY, today=TODAY + 31 * DAY)
     assert Licence.objects.get(pk=licence.pk).sales_channel == licence.sales_channel

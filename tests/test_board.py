@@ -54,8 +54,9 @@ def test_an_unknown_board_is_not_found(client):
     assert client.get("/board/999999/").status_code == 404
 
 
-def test_the_board_costs_the_same_three_queries_however_many_draws(client, event, staff_user,
-                                                                    django_assert_num_queries):
+def test_the_board_costs_the_same_three_queries_however_many_draws(
+    client, event, staff_user, django_assert_num_queries
+):
     with django_assert_num_queries(3):
         client.get(board(event))
     for number in range(1, 6):

@@ -11,17 +11,42 @@ from raffle.models import Draw, DrawState, Event
 pytestmark = pytest.mark.django_db
 
 
-ELIGIBLE = ["--purpose", "relief_of_poverty", "--active-since", "2019-03-01",
-            "--non-profit-evidence", "Letters patent 1234567", "--location-evidence", "12 King St, Kingston ON",
-            "--activity-evidence", "Annual reports 2019-2025"]
+ELIGIBLE = [
+    "--purpose",
+    "relief_of_poverty",
+    "--active-since",
+    "2019-03-01",
+    "--non-profit-evidence",
+    "Letters patent 1234567",
+    "--location-evidence",
+    "12 King St, Kingston ON",
+    "--activity-evidence",
+    "Annual reports 2019-2025",
+]
 
 
 def _setup(*extra):
     out = StringIO()
     call_command(
-        "setup_event", "--licence", "AGCO-RAF-2026-001", "--organisation", "Trillium Food Bank",
-        "--authority", "agco", "--authority-name", "AGCO", "--channel", "electronic",
-        "--prize-board", "250000", "--ticket-price", "5", "--starts", "2026-12-10", *ELIGIBLE, *extra,
+        "setup_event",
+        "--licence",
+        "AGCO-RAF-2026-001",
+        "--organisation",
+        "Trillium Food Bank",
+        "--authority",
+        "agco",
+        "--authority-name",
+        "AGCO",
+        "--channel",
+        "electronic",
+        "--prize-board",
+        "250000",
+        "--ticket-price",
+        "5",
+        "--starts",
+        "2026-12-10",
+        *ELIGIBLE,
+        *extra,
         stdout=out,
     )
     return out.getvalue()
@@ -40,25 +65,71 @@ def test_setup_event_makes_the_organisation_licence_event_and_envelopes():
 
 def test_setup_event_refuses_a_municipal_licence_over_50000_in_plain_words():  # R:L2
     with pytest.raises(CommandError, match="at most \\$50,000"):
-        call_command("setup_event", "--licence", "M-9", "--organisation", "X", "--authority", "municipality",
-                     "--authority-name", "Town of Y", "--channel", "paper-roll", "--prize-board", "60000",
-                     "--ticket-price", "5", stdout=StringIO())
+        call_command(
+            "setup_event",
+            "--licence",
+            "M-9",
+            "--organisation",
+            "X",
+            "--authority",
+            "municipality",
+            "--authority-name",
+            "Town of Y",
+            "--channel",
+            "paper-roll",
+            "--prize-board",
+            "60000",
+            "--ticket-price",
+            "5",
+            stdout=StringIO(),
+        )
     assert not Licence.objects.exists()
 
 
 def test_setup_event_refuses_a_bad_price_and_changes_nothing():
     with pytest.raises(CommandError, match="must be a number"):
-        call_command("setup_event", "--licence", "A-1", "--organisation", "X", "--authority", "agco",
-                     "--authority-name", "AGCO", "--channel", "online", "--prize-board", "60000",
-                     "--ticket-price", "five", *ELIGIBLE, stdout=StringIO())
+        call_command(
+            "setup_event",
+            "--licence",
+            "A-1",
+            "--organisation",
+            "X",
+            "--authority",
+            "agco",
+            "--authority-name",
+            "AGCO",
+            "--channel",
+            "online",
+            "--prize-board",
+            "60000",
+            "--ticket-price",
+            "five",
+            *ELIGIBLE,
+            stdout=StringIO(),
+        )
     assert not Licence.objects.exists()
 
 
 def test_setup_event_refuses_an_organisation_without_eligibility_evidence():  # R:L1
     with pytest.raises(CommandError, match="no eligibility assessment"):
-        call_command("setup_event", "--licence", "A-2", "--organisation", "New Club", "--authority", "agco",
-                     "--authority-name", "AGCO", "--channel", "electronic", "--prize-board", "60000",
-                     "--ticket-price", "5", stdout=StringIO())
+        call_command(
+            "setup_event",
+            "--licence",
+            "A-2",
+            "--organisation",
+            "New Club",
+            "--authority",
+            "agco",
+            "--authority-name",
+            "AGCO",
+            "--channel",
+            "electronic",
+            "--prize-board",
+            "60000",
+            "--ticket-price",
+            "5",
+            stdout=StringIO(),
+        )
     assert not Licence.objects.exists()
 
 

@@ -18,8 +18,9 @@ def _dashboard(client, event) -> str:
 
 
 def test_the_dashboard_warns_at_75_and_90_percent_of_the_prize_board(client, staff_user):  # R:L3
-    licence = LicenceFactory(authority_kind=AuthorityKind.MUNICIPALITY, sales_channel=SalesChannel.PAPER_ROLL,
-                             prize_board=Decimal("1000.00"))
+    licence = LicenceFactory(
+        authority_kind=AuthorityKind.MUNICIPALITY, sales_channel=SalesChannel.PAPER_ROLL, prize_board=Decimal("1000.00")
+    )
     event = event_with_draw(actor=staff_user, licence=licence)
     destroyer, verifier = members_for(event)
     run_draw(event.draws.get(number=1), actor=staff_user, sales="1500", destroyer=destroyer, verifier=verifier)

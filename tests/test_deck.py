@@ -114,12 +114,13 @@ def test_a_sealed_card_swapped_behind_the_applications_back_is_refused_at_reveal
         services.draw_reveal_card(actor=staff_user, draw=draw, card="")
 
 
-def test_every_commitment_verifies_after_the_event_ends_and_a_swapped_card_fails(deck_event, staff_user, capsys):  # R:E4
+def test_every_commitment_verifies_after_the_event_ends_and_a_swapped_card_fails(
+    deck_event, staff_user, capsys
+):  # R:E4
     destroyer, verifier = members_for(deck_event)
     number = 1
     while True:
-        draw = run_draw(deck_event.draws.get(number=number), actor=staff_user,
-                        destroyer=destroyer, verifier=verifier)
+        draw = run_draw(deck_event.draws.get(number=number), actor=staff_user, destroyer=destroyer, verifier=verifier)
         deck_event.refresh_from_db()
         if deck_event.status == EventStatus.CONCLUDED:
             break
@@ -136,8 +137,9 @@ def test_every_commitment_verifies_after_the_event_ends_and_a_swapped_card_fails
     sealed_card = next(c for c in DECK if not deck_event.envelopes.filter(card=c, opened_at__isnull=False).exists())
     with connection.cursor() as cursor:
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("UPDATE raffle_envelope SET card = '' WHERE event_id = %s AND card = %s",
-                       [deck_event.pk, sealed_card])
+        cursor.execute(
+            "UPDATE raffle_envelope SET card = '' WHERE event_id = %s AND card = %s", [deck_event.pk, sealed_card]
+        )
     _swap_card(opened, sealed_card)
     report = services.deck_verify(event=deck_event)
     assert not report.intact and f"envelope {opened.number}" in str(report)
@@ -148,13 +150,15 @@ def test_every_commitment_verifies_after_the_event_ends_and_a_swapped_card_fails
 def test_a_commitment_list_altered_since_set_up_is_detected(deck_event, staff_user):  # R:E4
     run_draw(deck_event.draws.get(number=1), actor=staff_user, until=DrawState.CARD_REVEALED)
     row = DeckCommitment.objects.filter(envelope__event=deck_event, envelope__opened_at__isnull=False).get()
-    forged = deck_commitment_hash(event_id=deck_event.pk, envelope_number=row.envelope.number,
-                                  card=row.envelope.card, salt="0" * 32)
+    forged = deck_commitment_hash(
+        event_id=deck_event.pk, envelope_number=row.envelope.number, card=row.envelope.card, salt="0" * 32
+    )
     with connection.cursor() as cursor:
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
         cursor.execute("ALTER TABLE raffle_deckcommitment DISABLE TRIGGER raffle_deckcommitment_append_only")
-        cursor.execute("UPDATE raffle_deckcommitment SET salt = %s, commitment = %s WHERE id = %s",
-                       ["0" * 32, forged, row.pk])
+        cursor.execute(
+            "UPDATE raffle_deckcommitment SET salt = %s, commitment = %s WHERE id = %s", ["0" * 32, forged, row.pk]
+        )
         cursor.execute("ALTER TABLE raffle_deckcommitment ENABLE TRIGGER raffle_deckcommitment_append_only")
     report = services.deck_verify(event=deck_event)
     assert not report.intact and "audit trail" in str(report)
@@ -165,10 +169,16 @@ def test_no_admin_page_shows_a_sealed_card_or_salt(admin_client, deck_event, sta
     secrets = _sealed_secrets(deck_event)
     envelope = deck_event.envelopes.filter(opened_at__isnull=True).first()
     commitment = DeckCommitment.objects.get(envelope=envelope)
-    pages = ["/admin/raffle/envelope/", f"/admin/raffle/envelope/{envelope.pk}/change/",
-             "/admin/raffle/deckcommitment/", f"/admin/raffle/deckcommitment/{commitment.pk}/change/",
-             "/admin/core/auditentry/", f"/events/{deck_event.pk}/", f"/events/{deck_event.pk}/deck/",
-             "/audit/"]
+    pages = [
+        "/admin/raffle/envelope/",
+        f"/admin/raffle/envelope/{envelope.pk}/change/",
+        "/admin/raffle/deckcommitment/",
+        f"/admin/raffle/deckcommitment/{commitment.pk}/change/",
+        "/admin/core/auditentry/",
+        f"/events/{deck_event.pk}/",
+        f"/events/{deck_event.pk}/deck/",
+        "/audit/",
+    ]
     for url in pages:
         html = admin_client.get(url).content.decode()
         for name, salt in secrets:

@@ -12,22 +12,29 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def production_env(**extra) -> dict:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("DJANGO_", "DATABASE_URL", "GUNICORN_"))}
-    env.update({
-        "DJANGO_SECRET_KEY": "p9Jx-2vQ_0rT8mZk4LbN7wYc1sHfA6eUgD3iO5pRtXyVzKqWjMnBl",
-        "DJANGO_ALLOWED_HOSTS": "raffle.example.org",
-        "DJANGO_CSRF_TRUSTED_ORIGINS": "https://raffle.example.org",
-        "DATABASE_URL": "postgres://raffle@db.internal:5432/raffle",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-    })
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "GUNICORN_"))}
+    env.update(
+        {
+            "DJANGO_SECRET_KEY": "p9Jx-2vQ_0rT8mZk4LbN7wYc1sHfA6eUgD3iO5pRtXyVzKqWjMnBl",
+            "DJANGO_ALLOWED_HOSTS": "raffle.example.org",
+            "DJANGO_CSRF_TRUSTED_ORIGINS": "https://raffle.example.org",
+            "DATABASE_URL": "postgres://raffle@db.internal:5432/raffle",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+        }
+    )
     env.update(extra)
     return {k: v for k, v in env.items() if v is not None}
 
 
 def manage(*args, **extra):
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, capture_output=True,
-                          text=True, env=production_env(**extra), timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=production_env(**extra),
+        timeout=120,
+    )
 
 
 def test_check_deploy_is_clean_under_production_settings():
@@ -44,8 +51,9 @@ def test_production_refuses_to_start_without_a_secret_key():
 
 def settings_value(expression: str, **extra) -> str:
     code = f"import django; django.setup(); from django.conf import settings as s; print(repr(({expression})))"
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                            env=production_env(**extra), timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=production_env(**extra), timeout=120
+    )
     assert result.returncode == 0, result.stderr
     return result.stdout.strip().splitlines()[-1]
 
@@ -55,28 +63,38 @@ def test_production_defaults_are_the_safe_ones():
         "s.DEBUG, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, "
         "s.SECURE_HSTS_SECONDS >= 31536000, s.DATABASES['default']['CONN_MAX_AGE'] > 0, "
         "s.REQUIRE_2FA_ROLES, 'axes.middleware.AxesMiddleware' in s.MIDDLEWARE, "
-        "s.STORAGES['staticfiles']['BACKEND']")
-    assert values == ("(False, True, True, True, True, True, ['treasurer', 'administrator'], True, "
-                      "'whitenoise.storage.CompressedManifestStaticFilesStorage')")
+        "s.STORAGES['staticfiles']['BACKEND']"
+    )
+    assert values == (
+        "(False, True, True, True, True, True, ['treasurer', 'administrator'], True, "
+        "'whitenoise.storage.CompressedManifestStaticFilesStorage')"
+    )
 
 
 def test_uploaded_files_can_live_on_s3_compatible_storage():
-    backend = settings_value("s.STORAGES['default']['BACKEND'], s.STORAGES['default']['OPTIONS']['bucket_name']",
-                             DJANGO_MEDIA_STORAGE="s3", DJANGO_S3_BUCKET="lions-raffle-files")
+    backend = settings_value(
+        "s.STORAGES['default']['BACKEND'], s.STORAGES['default']['OPTIONS']['bucket_name']",
+        DJANGO_MEDIA_STORAGE="s3",
+        DJANGO_S3_BUCKET="lions-raffle-files",
+    )
     assert backend == "('storages.backends.s3.S3Storage', 'lions-raffle-files')"
 
 
 @pytest.mark.parametrize("debug", ["true"])
 def test_the_demo_runs_without_a_secret_key_or_second_factor(debug):
-    assert settings_value("s.DEBUG, s.REQUIRE_2FA_ROLES", DJANGO_DEBUG=debug,
-                          DJANGO_SECRET_KEY=None) == "(True, [])"
+    assert settings_value("s.DEBUG, s.REQUIRE_2FA_ROLES", DJANGO_DEBUG=debug, DJANGO_SECRET_KEY=None) == "(True, [])"
 
 
 @pytest.mark.parametrize(("setting", "expected"), [(None, "50000"), ("12345", "12345")])
 def test_the_served_application_raises_the_young_gc_threshold(setting, expected):
     """config/wsgi.py applies core.runtime.tune_garbage_collector (docs/benchmarks.md, reports)."""
-    result = subprocess.run([sys.executable, "-c", "import gc, config.wsgi; print(gc.get_threshold()[0])"],
-                            cwd=ROOT, capture_output=True, text=True, timeout=120,
-                            env=production_env(GC_YOUNG_THRESHOLD=setting))
+    result = subprocess.run(
+        [sys.executable, "-c", "import gc, config.wsgi; print(gc.get_threshold()[0])"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=production_env(GC_YOUNG_THRESHOLD=setting),
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == expected

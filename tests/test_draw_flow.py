@@ -19,8 +19,9 @@ def test_a_chain_of_draws_carries_the_jackpot_exactly(event, staff_user):  # R:P
     destroyer, verifier = members_for(event)
     prizes, jackpots = [], []
     for number, sales in enumerate(["795", "430", "405", "385", "320"], start=1):
-        draw = run_draw(event.draws.get(number=number), actor=staff_user, sales=sales,
-                        destroyer=destroyer, verifier=verifier)
+        draw = run_draw(
+            event.draws.get(number=number), actor=staff_user, sales=sales, destroyer=destroyer, verifier=verifier
+        )
         prizes.append(draw.draw_prize)
         jackpots.append(draw.jackpot_after)
         assert draw.ticket_sales == draw.draw_prize + draw.jackpot_contribution + draw.licensee_share
@@ -45,7 +46,10 @@ def test_dollar_rounding_applies_per_event(staff_user):  # R:P1
     event = event_with_draw(actor=staff_user, rounding="dollar")
     draw = run_draw(event.draws.get(number=1), actor=staff_user, sales="1234.50", until=DrawState.SALES_CLOSED)
     assert (draw.draw_prize, draw.jackpot_contribution, draw.licensee_share) == (
-        Decimal("246.00"), Decimal("370.00"), Decimal("618.50"))
+        Decimal("246.00"),
+        Decimal("370.00"),
+        Decimal("618.50"),
+    )
 
 
 STEPS = {
@@ -112,8 +116,7 @@ def test_nothing_is_sold_or_drawn_after_the_ace(event, staff_user):  # R:P4
     with pytest.raises(EventConcluded, match="Ace of Spades has been found"):
         services.draw_open_sales(actor=staff_user, draw=later)
     with pytest.raises(RaffleError, match="already has its event|concluded"):
-        services.event_setup(actor=staff_user, licence=event.licence, name="again",
-                             first_draw_at=ace.scheduled_at)
+        services.event_setup(actor=staff_user, licence=event.licence, name="again", first_draw_at=ace.scheduled_at)
 
 
 def test_an_opened_envelope_cannot_be_chosen_again(event, staff_user):  # R:E1
@@ -149,16 +152,19 @@ def test_unknown_cards_are_refused(draw, staff_user, card):
         services.draw_reveal_card(actor=staff_user, draw=draw, card=card)
 
 
-@pytest.mark.parametrize("written, code", [("10h", "10H"), ("TH", "10H"), ("Q♦", "QD"),
-                                           ("queen of diamonds", "QD"), ("ace of spades", "AS")])
+@pytest.mark.parametrize(
+    "written, code", [("10h", "10H"), ("TH", "10H"), ("Q♦", "QD"), ("queen of diamonds", "QD"), ("ace of spades", "AS")]
+)
 def test_cards_can_be_written_the_way_people_write_them(draw, staff_user, written, code):
     draw = run_draw(draw, actor=staff_user, until=DrawState.ENVELOPE_CHOSEN)
     draw = services.draw_reveal_card(actor=staff_user, draw=draw, card=written)
     assert draw.envelope.card == code
 
 
-@pytest.mark.parametrize("sales, message", [("-10", "cannot be negative"), ("ten dollars", "must be a number"),
-                                            ("10.001", "fractions of a cent")])
+@pytest.mark.parametrize(
+    "sales, message",
+    [("-10", "cannot be negative"), ("ten dollars", "must be a number"), ("10.001", "fractions of a cent")],
+)
 def test_bad_sales_are_refused_and_change_nothing(draw, staff_user, sales, message):
     draw = run_draw(draw, actor=staff_user, until=DrawState.SELLING)
     with pytest.raises(DomainError, match=message):
@@ -173,8 +179,14 @@ def test_a_destruction_verified_by_the_destroyer_is_refused(draw, staff_user):  
     draw = run_draw(draw, actor=staff_user, until=DrawState.CARD_REVEALED)
     member = MemberFactory(organisation=draw.event.licence.organisation, is_in_charge=True)
     with pytest.raises(RaffleError, match="second person"):
-        services.draw_roll_over(actor=staff_user, draw=draw, destroyed_by=member, verified_by=member,
-                                destroyer_password=PASSWORD, verifier_password=PASSWORD)
+        services.draw_roll_over(
+            actor=staff_user,
+            draw=draw,
+            destroyed_by=member,
+            verified_by=member,
+            destroyer_password=PASSWORD,
+            verifier_password=PASSWORD,
+        )
     assert not CardDestruction.objects.exists()
 
 
@@ -184,8 +196,14 @@ def test_the_verifier_must_be_a_member_in_charge(draw, staff_user):  # R:E3
     destroyer = MemberFactory(organisation=organisation)
     not_in_charge = MemberFactory(organisation=organisation, is_in_charge=False)
     with pytest.raises(RaffleError, match="not a member in charge"):
-        services.draw_roll_over(actor=staff_user, draw=draw, destroyed_by=destroyer, verified_by=not_in_charge,
-                                destroyer_password=PASSWORD, verifier_password=PASSWORD)
+        services.draw_roll_over(
+            actor=staff_user,
+            draw=draw,
+            destroyed_by=destroyer,
+            verified_by=not_in_charge,
+            destroyer_password=PASSWORD,
+            verifier_password=PASSWORD,
+        )
 
 
 def test_the_verifier_must_belong_to_the_licensee(draw, staff_user):  # R:E3
@@ -193,8 +211,14 @@ def test_the_verifier_must_belong_to_the_licensee(draw, staff_user):  # R:E3
     destroyer = MemberFactory(organisation=draw.event.licence.organisation)
     outsider = MemberFactory(is_in_charge=True)
     with pytest.raises(RaffleError, match="bona fide member of"):
-        services.draw_roll_over(actor=staff_user, draw=draw, destroyed_by=destroyer, verified_by=outsider,
-                                destroyer_password=PASSWORD, verifier_password=PASSWORD)
+        services.draw_roll_over(
+            actor=staff_user,
+            draw=draw,
+            destroyed_by=destroyer,
+            verified_by=outsider,
+            destroyer_password=PASSWORD,
+            verifier_password=PASSWORD,
+        )
 
 
 def test_a_rollover_logs_the_complete_card_and_both_members(draw, staff_user):  # R:E2 R:E3
@@ -209,8 +233,14 @@ def test_the_ace_cannot_be_rolled_over_and_a_non_ace_cannot_win_the_jackpot(even
     draw = run_draw(event.draws.get(number=1), actor=staff_user, card="AS", until=DrawState.CARD_REVEALED)
     destroyer, verifier = members_for(event)
     with pytest.raises(RaffleError, match="award the jackpot"):
-        services.draw_roll_over(actor=staff_user, draw=draw, destroyed_by=destroyer, verified_by=verifier,
-                                destroyer_password=PASSWORD, verifier_password=PASSWORD)
+        services.draw_roll_over(
+            actor=staff_user,
+            draw=draw,
+            destroyed_by=destroyer,
+            verified_by=verifier,
+            destroyer_password=PASSWORD,
+            verifier_password=PASSWORD,
+        )
     other = run_draw(event.draws.get(number=1), actor=staff_user, until=DrawState.CARD_REVEALED)
     assert other.is_ace
 
@@ -220,10 +250,16 @@ def test_every_step_writes_one_audit_entry(draw, staff_user):
     run_draw(draw, actor=staff_user)
     actions = list(AuditEntry.objects.filter(id__gt=start).values_list("action", flat=True))
     assert actions == [
-        "raffle.draw.open_sales", "raffle.roll.issue", "raffle.roll.return", "raffle.draw.close_sales",
+        "raffle.draw.open_sales",
+        "raffle.roll.issue",
+        "raffle.roll.return",
+        "raffle.draw.close_sales",
         "raffle.draw.announce",
-        "raffle.draw.draw_ticket", "raffle.draw.choose_envelope", "raffle.draw.reveal_card",
-        "raffle.card.destroy", "raffle.draw.roll_over",
+        "raffle.draw.draw_ticket",
+        "raffle.draw.choose_envelope",
+        "raffle.draw.reveal_card",
+        "raffle.card.destroy",
+        "raffle.draw.roll_over",
     ]
 
 

@@ -70,12 +70,17 @@ def test_a_full_draw_night_to_rollover_runs_screen_by_screen(staff_user, staff_c
         serial = serials_of(draw)[3]
         return {"serial": serial, "serial_again": serial.lower()}
 
-    for data in [{}, lambda: sell_tickets(draw, actor=staff_user, sales="1250.00") and {},
-                 lambda: {"ticket_sales": "1250.00", "container_count": str(len(serials_of(draw)))},
-                 lambda: {"ticket_sales": "1250.00", "container_count": str(len(serials_of(draw))),
-                          "previewed": "1250.00"}, {},
-                 winner, {"envelope_number": "17"},
-                 {"card": "QD"}, {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, **SIGNATURES}]:
+    for data in [
+        {},
+        lambda: sell_tickets(draw, actor=staff_user, sales="1250.00") and {},
+        lambda: {"ticket_sales": "1250.00", "container_count": str(len(serials_of(draw)))},
+        lambda: {"ticket_sales": "1250.00", "container_count": str(len(serials_of(draw))), "previewed": "1250.00"},
+        {},
+        winner,
+        {"envelope_number": "17"},
+        {"card": "QD"},
+        {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, **SIGNATURES},
+    ]:
         if callable(data):
             data = data()
         page = staff_client.get(night(draw))
@@ -179,8 +184,7 @@ def test_closing_sales_twice_is_refused_and_changes_nothing(staff_user, staff_cl
     run_draw(draw, actor=staff_user, until=DrawState.SELLING)
     sell_tickets(draw, actor=staff_user, sales="500.00")
     step(staff_client, draw, {"ticket_sales": "500.00", "previewed": "500.00"})
-    response = step(staff_client, draw, {"ticket_sales": "900.00", "previewed": "900.00"},
-                    expected=DrawState.SELLING)
+    response = step(staff_client, draw, {"ticket_sales": "900.00", "previewed": "900.00"}, expected=DrawState.SELLING)
     assert any("already done by someone else" in e for e in errors(response))
     draw.refresh_from_db()
     assert draw.state == DrawState.SALES_CLOSED and draw.ticket_sales == 500
@@ -219,8 +223,7 @@ def test_choosing_an_opened_envelope_shows_why_and_changes_nothing(staff_user, s
 def test_the_verifier_must_be_a_second_person(staff_user, staff_client, draw):  # R:E3
     destroyer, _ = members_for(draw.event)
     run_draw(draw, actor=staff_user, until=DrawState.CARD_REVEALED)
-    response = step(staff_client, draw, {"destroyed_by": destroyer.pk, "verified_by": destroyer.pk,
-                                             **SIGNATURES})
+    response = step(staff_client, draw, {"destroyed_by": destroyer.pk, "verified_by": destroyer.pk, **SIGNATURES})
     assert response.status_code == 400
     assert "verified by a second person" in response.content.decode()
     assert state_of(draw) == DrawState.CARD_REVEALED
@@ -262,8 +265,11 @@ def test_two_laptops_posting_the_same_step_at_once_give_one_success():  # R:D8 R
         client.login(username=users[i].username, password=PASSWORD)
         try:
             barrier.wait()
-            response = client.post(night(draw), {"expected_state": DrawState.ANNOUNCED,
-                                                 "serial": serials[i], "serial_again": serials[i]}, follow=True)
+            response = client.post(
+                night(draw),
+                {"expected_state": DrawState.ANNOUNCED, "serial": serials[i], "serial_again": serials[i]},
+                follow=True,
+            )
             # The test client's captured context is shared between threads: read the page.
             outcomes.append((response.status_code, "already done by someone else" in response.content.decode()))
         finally:
@@ -336,8 +342,7 @@ def test_an_electronic_draw_is_drawn_by_the_rng_and_shows_the_winner_masked(staf
     from tests.factories import LicenceFactory, event_with_draw
 
     event = event_with_draw(actor=staff_user, licence=LicenceFactory(sales_channel=SalesChannel.ELECTRONIC))
-    draw = run_draw(event.draws.get(number=1), actor=staff_user, sales="50.00", envelope=31,
-                    until=DrawState.ANNOUNCED)
+    draw = run_draw(event.draws.get(number=1), actor=staff_user, sales="50.00", envelope=31, until=DrawState.ANNOUNCED)
     page = staff_client.get(night(draw)).content.decode()
     assert "random number generator" in page and 'name="serial"' not in page
     response = step(staff_client, draw, {})
@@ -363,21 +368,17 @@ def _queries_for(client, url):
     return len(queries)
 
 
-def test_the_dashboard_and_the_wizard_cost_the_same_queries_however_many_draws(
-        staff_client, staff_user, event):
+def test_the_dashboard_and_the_wizard_cost_the_same_queries_however_many_draws(staff_client, staff_user, event):
     dashboard = reverse("event_dashboard", args=[event.pk])
-    before = (_queries_for(staff_client, dashboard),
-              _queries_for(staff_client, night(event.draws.get(number=1))))
+    before = (_queries_for(staff_client, dashboard), _queries_for(staff_client, night(event.draws.get(number=1))))
     destroyer, verifier = members_for(event)
     for number in range(1, 6):
         run_draw(event.draws.get(number=number), actor=staff_user, destroyer=destroyer, verifier=verifier)
-    after = (_queries_for(staff_client, dashboard),
-             _queries_for(staff_client, night(event.draws.get(number=6))))
+    after = (_queries_for(staff_client, dashboard), _queries_for(staff_client, night(event.draws.get(number=6))))
     assert after == before
 
 
-def test_a_screen_without_its_own_partial_falls_back_to_the_generic_one(staff_client, staff_user, draw,
-                                                                        monkeypatch):
+def test_a_screen_without_its_own_partial_falls_back_to_the_generic_one(staff_client, staff_user, draw, monkeypatch):
     from raffle.views import drawnight
 
     run_draw(draw, actor=staff_user, until=DrawState.ANNOUNCED)
@@ -394,17 +395,20 @@ def test_a_post_without_the_expected_state_performs_nothing(staff_client, draw):
 
 # --- T8: a roll-ticket winner's claim, and the re-draw after the claim period ------------------------
 
+
 def test_a_roll_winner_claims_or_is_redrawn_from_the_finished_draws_screen(staff_client, drawstaff):  # R:T8
-    event = event_with_draw(actor=drawstaff, licence=LicenceFactory(sales_channel=SalesChannel.PAPER_ROLL),
-                            claim_period_days=7)
+    event = event_with_draw(
+        actor=drawstaff, licence=LicenceFactory(sales_channel=SalesChannel.PAPER_ROLL), claim_period_days=7
+    )
     draw = run_draw(event.draws.get(number=1), actor=drawstaff, sales="10")
     first = draw.winning_serial
     claim_url = reverse("draw_claim", args=[draw.pk])
     page = staff_client.get(night(draw)).content.decode()
     assert f"the holder of ticket <strong>{first}</strong>" in page and "Draw another ticket" not in page
     # Too early: the winner still has the claim period.
-    response = staff_client.post(claim_url, {"action": "redraw", "serial_shown": first, "serial": "x",
-                                              "serial_again": "x"}, follow=True)
+    response = staff_client.post(
+        claim_url, {"action": "redraw", "serial_shown": first, "serial": "x", "serial_again": "x"}, follow=True
+    )
     assert any("has until" in error for error in errors(response))
     assert Draw.objects.get(pk=draw.pk).winning_serial == first
 
@@ -424,14 +428,21 @@ def test_a_roll_winner_claims_or_is_redrawn_from_the_finished_draws_screen(staff
     assert f"the holder of ticket <strong>{other}</strong> (re-draw 1)" in response.content.decode()
 
     # A prize paid means its holder came forward: no re-draw then, only the claim.
-    services.prize_payment_record(actor=drawstaff, draw=draw, kind=PrizeKind.DRAW_PRIZE, method="cheque",
-                                  reference="CHQ 7", paid_on=timezone.localdate(draw.scheduled_at),
-                                  payee="Robin Holder")
+    services.prize_payment_record(
+        actor=drawstaff,
+        draw=draw,
+        kind=PrizeKind.DRAW_PRIZE,
+        method="cheque",
+        reference="CHQ 7",
+        paid_on=timezone.localdate(draw.scheduled_at),
+        payee="Robin Holder",
+    )
     WinnerSelection.objects.filter(draw=draw).update(selected_at=draw.closed_at - datetime.timedelta(days=8))
     page = staff_client.get(night(draw)).content.decode()
     assert "The draw prize was paid on" in page and "The claim period is over" not in page
-    response = staff_client.post(claim_url, {"action": "redraw", "serial_shown": other, "serial": first,
-                                             "serial_again": first}, follow=True)
+    response = staff_client.post(
+        claim_url, {"action": "redraw", "serial_shown": other, "serial": first, "serial_again": first}, follow=True
+    )
     assert any("was paid to Robin Holder" in error for error in errors(response))
     response = staff_client.post(claim_url, {"action": "claim", "serial_shown": other}, follow=True)
     assert f"Ticket {other} was claimed on" in response.content.decode()

@@ -29,6 +29,7 @@ def _role_user(role, **kwargs):
 
 # --- E3: both members sign with their own password ------------------------
 
+
 @pytest.fixture
 def revealed(draw, staff_user):
     return run_draw(draw, actor=staff_user, card="9H", until=DrawState.CARD_REVEALED)
@@ -41,13 +42,15 @@ def test_a_wrong_password_is_refused_and_changes_nothing(revealed, staff_user, w
     passwords[f"{wrong}_password"] = "not-the-password"
     before_id = AuditEntry.objects.order_by("-id").values_list("id", flat=True).first()
     with pytest.raises(RaffleError, match="must type their own password"):
-        services.draw_roll_over(actor=staff_user, draw=revealed, destroyed_by=destroyer, verified_by=verifier,
-                                **passwords)
+        services.draw_roll_over(
+            actor=staff_user, draw=revealed, destroyed_by=destroyer, verified_by=verifier, **passwords
+        )
     revealed.refresh_from_db()
     assert revealed.state == DrawState.CARD_REVEALED and not CardDestruction.objects.exists()
     # R:D7 nothing changed, but the refused attempt itself is on the trail
     assert list(AuditEntry.objects.filter(id__gt=before_id).values_list("action", flat=True)) == [
-        "raffle.card.signature_refused"]
+        "raffle.card.signature_refused"
+    ]
     refused = AuditEntry.objects.get(action="raffle.card.signature_refused")
     member = destroyer if wrong == "destroyer" else verifier
     assert refused.data["member"] == member.full_name and "not-the-password" not in str(refused.data)
@@ -58,8 +61,14 @@ def test_repeated_wrong_signatures_lock_that_member_only(revealed, staff_user, s
     destroyer, verifier = members_for(revealed.event)
 
     def roll_over(member, password):
-        services.draw_roll_over(actor=staff_user, draw=revealed, destroyed_by=member, verified_by=verifier,
-                                destroyer_password=password, verifier_password=PASSWORD)
+        services.draw_roll_over(
+            actor=staff_user,
+            draw=revealed,
+            destroyed_by=member,
+            verified_by=verifier,
+            destroyer_password=password,
+            verifier_password=PASSWORD,
+        )
 
     for _ in range(2):
         with pytest.raises(RaffleError, match="own password"):
@@ -87,28 +96,51 @@ def test_the_password_of_the_recording_user_does_not_sign_for_a_member(revealed)
     destroyer, verifier = members_for(revealed.event)
     recorder = UserFactory(password="the-recorder-own-password")
     with pytest.raises(RaffleError, match="own password"):
-        services.draw_roll_over(actor=recorder, draw=revealed, destroyed_by=destroyer, verified_by=verifier,
-                                destroyer_password="the-recorder-own-password",
-                                verifier_password="the-recorder-own-password")
+        services.draw_roll_over(
+            actor=recorder,
+            draw=revealed,
+            destroyed_by=destroyer,
+            verified_by=verifier,
+            destroyer_password="the-recorder-own-password",
+            verifier_password="the-recorder-own-password",
+        )
 
 
 def test_a_destruction_verified_by_a_non_member_is_refused(revealed, staff_user):  # R:E3
     destroyer = MemberFactory(organisation=revealed.event.licence.organisation)
     other_club = MemberFactory(is_in_charge=True)
     with pytest.raises(RaffleError, match="bona fide member of"):
-        services.draw_roll_over(actor=staff_user, draw=revealed, destroyed_by=destroyer, verified_by=other_club,
-                                destroyer_password=PASSWORD, verifier_password=PASSWORD)
+        services.draw_roll_over(
+            actor=staff_user,
+            draw=revealed,
+            destroyed_by=destroyer,
+            verified_by=other_club,
+            destroyer_password=PASSWORD,
+            verifier_password=PASSWORD,
+        )
     inactive = MemberFactory(organisation=revealed.event.licence.organisation, is_in_charge=True, is_active=False)
     with pytest.raises(RaffleError, match="active bona fide member"):
-        services.draw_roll_over(actor=staff_user, draw=revealed, destroyed_by=destroyer, verified_by=inactive,
-                                destroyer_password=PASSWORD, verifier_password=PASSWORD)
+        services.draw_roll_over(
+            actor=staff_user,
+            draw=revealed,
+            destroyed_by=destroyer,
+            verified_by=inactive,
+            destroyer_password=PASSWORD,
+            verifier_password=PASSWORD,
+        )
 
 
 def test_the_log_records_when_each_member_signed_in(revealed, staff_user):  # R:E3
     destroyer, verifier = members_for(revealed.event)
     start = timezone.now()
-    services.draw_roll_over(actor=staff_user, draw=revealed, destroyed_by=destroyer, verified_by=verifier,
-                            destroyer_password=PASSWORD, verifier_password=PASSWORD)
+    services.draw_roll_over(
+        actor=staff_user,
+        draw=revealed,
+        destroyed_by=destroyer,
+        verified_by=verifier,
+        destroyer_password=PASSWORD,
+        verifier_password=PASSWORD,
+    )
     log = CardDestruction.objects.get()
     assert start <= log.destroyer_authenticated_at <= log.verifier_authenticated_at <= timezone.now()
     entry = AuditEntry.objects.get(action="raffle.card.destroy")
@@ -124,6 +156,7 @@ def test_the_destruction_form_asks_for_both_passwords_hidden(revealed):  # R:E3
 
 # --- E3: the log, as a page, a PDF and a CSV ------------------------------
 
+
 @pytest.fixture
 def auditor_client(client):
     client.force_login(_role_user(roles.AUDITOR))
@@ -136,14 +169,22 @@ def test_the_destruction_log_pdf_names_the_card_both_members_and_the_method(even
     response = auditor_client.get(reverse("audit_destructions", args=[event.pk]), {"format": "pdf"})
     text = " ".join(pdf_text(response.content).split())
     assert response["Content-Type"] == "application/pdf"
-    for expected in ["Card destruction log", "Queen of Diamonds", "Paper card destroyed", "Dana Destroyer",
-                     "Vic Verifier", event.licence.number]:
+    for expected in [
+        "Card destruction log",
+        "Queen of Diamonds",
+        "Paper card destroyed",
+        "Dana Destroyer",
+        "Vic Verifier",
+        event.licence.number,
+    ]:
         assert expected in text
 
 
-def test_the_destruction_log_csv_has_one_row_per_destruction_and_neutralises_formulas(event, staff_user, auditor_client):  # R:E3
+def test_the_destruction_log_csv_has_one_row_per_destruction_and_neutralises_formulas(
+    event, staff_user, auditor_client
+):  # R:E3
     organisation = event.licence.organisation
-    destroyer = MemberFactory(organisation=organisation, full_name="=HYPERLINK(\"x\")")
+    destroyer = MemberFactory(organisation=organisation, full_name='=HYPERLINK("x")')
     verifier = MemberFactory(organisation=organisation, full_name="Vic Verifier", is_in_charge=True)
     run_draw(event.draws.get(number=1), actor=staff_user, card="3C", destroyer=destroyer, verifier=verifier)
     run_draw(event.draws.get(number=2), actor=staff_user, card="4C", destroyer=destroyer, verifier=verifier)
@@ -155,6 +196,7 @@ def test_the_destruction_log_csv_has_one_row_per_destruction_and_neutralises_for
 
 
 # --- the audit trail page -------------------------------------------------
+
 
 def test_the_trail_page_reports_an_intact_chain(event, auditor_client):
     html = auditor_client.get(reverse("audit_trail")).content.decode()
@@ -188,6 +230,7 @@ def test_the_trail_page_is_closed_to_sellers(client):
 
 # --- D7: access and permission changes ------------------------------------
 
+
 def test_sign_in_sign_out_and_a_failed_sign_in_are_in_the_trail(client):  # R:D7
     user = UserFactory(username="treasurer1")
     assert client.post(reverse("login"), {"username": "treasurer1", "password": "wrong-password"}).status_code == 200
@@ -218,8 +261,11 @@ def test_group_and_permission_changes_are_in_the_trail(db):  # R:D7
     group = Group.objects.get(name=roles.TREASURER)
     user.groups.add(group)
     entry = AuditEntry.objects.filter(action="core.user.groups_changed").latest("id")
-    assert entry.object_id == str(user.pk) and entry.data == {"change": "added", "reverse": False,
-                                                              "items": [roles.TREASURER]}
+    assert entry.object_id == str(user.pk) and entry.data == {
+        "change": "added",
+        "reverse": False,
+        "items": [roles.TREASURER],
+    }
     user.groups.clear()
     assert AuditEntry.objects.filter(action="core.user.groups_changed").latest("id").data["change"] == "cleared"
     perm = Permission.objects.get(codename="change_draw")
@@ -243,10 +289,19 @@ def test_a_permission_change_in_the_admin_names_who_made_it(client):  # R:D7
     target = UserFactory()
     client.force_login(admin)
     group = Group.objects.get(name=roles.AUDITOR)
-    response = client.post(f"/admin/auth/user/{target.pk}/change/", {
-        "username": target.username, "email": target.email, "is_active": "on", "groups": [group.pk],
-        "date_joined_0": "2026-01-01", "date_joined_1": "10:00:00", "initial-date_joined_0": "2026-01-01",
-        "initial-date_joined_1": "10:00:00"})
+    response = client.post(
+        f"/admin/auth/user/{target.pk}/change/",
+        {
+            "username": target.username,
+            "email": target.email,
+            "is_active": "on",
+            "groups": [group.pk],
+            "date_joined_0": "2026-01-01",
+            "date_joined_1": "10:00:00",
+            "initial-date_joined_0": "2026-01-01",
+            "initial-date_joined_1": "10:00:00",
+        },
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     entry = AuditEntry.objects.filter(action="core.user.groups_changed").latest("id")
     assert entry.actor == admin and entry.data["items"] == [roles.AUDITOR]
@@ -264,10 +319,17 @@ def test_the_role_sync_after_migrate_is_not_an_audited_change(db):  # R:D7
 
 # --- D6: the Registrar register -------------------------------------------
 
+
 def _notify(event, actor, **overrides):
-    kwargs = {"occurred_on": timezone.localdate(), "kind": "draw_irregularity",
-              "description": "The camera stopped during the reveal.", "method": "email",
-              "notified_at": timezone.now(), "reference": "RAF-2026-17", **overrides}
+    kwargs = {
+        "occurred_on": timezone.localdate(),
+        "kind": "draw_irregularity",
+        "description": "The camera stopped during the reveal.",
+        "method": "email",
+        "notified_at": timezone.now(),
+        "reference": "RAF-2026-17",
+        **overrides,
+    }
     return services.registrar_notification_record(actor=actor, event=event, **kwargs)
 
 
@@ -280,13 +342,16 @@ def test_an_issue_is_recorded_with_how_and_when_it_was_notified(event, staff_use
             cursor.execute("UPDATE raffle_registrarnotification SET description = 'nothing happened'")
 
 
-@pytest.mark.parametrize("overrides, message", [
-    ({"description": "  "}, "Describe the issue"),
-    ({"kind": "nonsense"}, "what kind of issue"),
-    ({"method": "pigeon"}, "how the Registrar was notified"),
-    ({"occurred_on": timezone.localdate() + datetime.timedelta(days=2)}, "in the future"),
-    ({"notified_at": timezone.now() - datetime.timedelta(days=3)}, "before the issue happened"),
-])
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        ({"description": "  "}, "Describe the issue"),
+        ({"kind": "nonsense"}, "what kind of issue"),
+        ({"method": "pigeon"}, "how the Registrar was notified"),
+        ({"occurred_on": timezone.localdate() + datetime.timedelta(days=2)}, "in the future"),
+        ({"notified_at": timezone.now() - datetime.timedelta(days=3)}, "before the issue happened"),
+    ],
+)
 def test_an_incomplete_or_impossible_notification_is_refused(event, staff_user, overrides, message):  # R:D6
     with pytest.raises(RaffleError, match=message):
         _notify(event, staff_user, **overrides)
@@ -296,9 +361,16 @@ def test_an_incomplete_or_impossible_notification_is_refused(event, staff_user, 
 def test_the_treasurer_records_a_notification_through_the_page(event, client):  # R:D6
     client.force_login(_role_user(roles.TREASURER))
     url = reverse("audit_registrar", args=[event.pk])
-    response = client.post(url, {"occurred_on": timezone.localdate().isoformat(), "kind": "sales",
-                                 "description": "Ticket printer jammed", "method": "phone",
-                                 "notified_at": timezone.localtime().strftime("%Y-%m-%dT%H:%M")})
+    response = client.post(
+        url,
+        {
+            "occurred_on": timezone.localdate().isoformat(),
+            "kind": "sales",
+            "description": "Ticket printer jammed",
+            "method": "phone",
+            "notified_at": timezone.localtime().strftime("%Y-%m-%dT%H:%M"),
+        },
+    )
     assert response.status_code == 302
     assert "Ticket printer jammed" in client.get(url).content.decode()
 
@@ -306,9 +378,16 @@ def test_the_treasurer_records_a_notification_through_the_page(event, client):  
 def test_a_wrong_password_on_the_admin_draw_page_is_shown_and_changes_nothing(revealed, client):  # R:E3
     client.force_login(UserFactory(is_staff=True, is_superuser=True))
     destroyer, verifier = members_for(revealed.event)
-    response = client.post(reverse("admin:raffle_draw_step", args=[revealed.pk]), {
-        "destroyed_by": destroyer.pk, "verified_by": verifier.pk,
-        "destroyer_password": PASSWORD, "verifier_password": "guess"}, follow=True)
+    response = client.post(
+        reverse("admin:raffle_draw_step", args=[revealed.pk]),
+        {
+            "destroyed_by": destroyer.pk,
+            "verified_by": verifier.pk,
+            "destroyer_password": PASSWORD,
+            "verifier_password": "guess",
+        },
+        follow=True,
+    )
     assert "Vic Verifier must type their own password" in response.content.decode()
     revealed.refresh_from_db()
     assert revealed.state == DrawState.CARD_REVEALED and not CardDestruction.objects.exists()

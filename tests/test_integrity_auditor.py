@@ -39,11 +39,23 @@ def records(staff_user):
 
     from raffle import services
 
-    services.video_register(actor=staff_user, draw=paper.draws.get(number=1), resolution_lines=720,
-                            duration="30:00", held_by="Pat", location="safe")
-    services.registrar_notification_record(actor=staff_user, event=paper, occurred_on=timezone.localdate(),
-                                           kind="other", description="x", method="email",
-                                           notified_at=timezone.now())
+    services.video_register(
+        actor=staff_user,
+        draw=paper.draws.get(number=1),
+        resolution_lines=720,
+        duration="30:00",
+        held_by="Pat",
+        location="safe",
+    )
+    services.registrar_notification_record(
+        actor=staff_user,
+        event=paper,
+        occurred_on=timezone.localdate(),
+        kind="other",
+        description="x",
+        method="email",
+        notified_at=timezone.now(),
+    )
     return paper, electronic
 
 
@@ -66,15 +78,23 @@ def test_the_auditor_can_read_every_record_of_the_raffle(auditor_client, records
 def test_no_admin_page_lets_the_auditor_add_change_delete_or_run_an_action(auditor_client, records):
     for model, _ in _registered():
         info = (model._meta.app_label, model._meta.model_name)
-        assert auditor_client.get(reverse("admin:%s_%s_add" % info)).status_code == 403, info
-        assert auditor_client.post(reverse("admin:%s_%s_add" % info), {}).status_code == 403, info
+        assert auditor_client.get(reverse("admin:{}_{}_add".format(*info))).status_code == 403, info
+        assert auditor_client.post(reverse("admin:{}_{}_add".format(*info)), {}).status_code == 403, info
         obj = model.objects.first()
         if obj is not None:
-            assert auditor_client.post(reverse("admin:%s_%s_change" % info, args=[obj.pk]), {}).status_code == 403, info
-            assert auditor_client.get(reverse("admin:%s_%s_delete" % info, args=[obj.pk])).status_code == 403, info
-            assert auditor_client.post(reverse("admin:%s_%s_delete" % info, args=[obj.pk]),
-                                       {"post": "yes"}).status_code == 403, info
-        changelist = auditor_client.get(reverse("admin:%s_%s_changelist" % info))
+            assert (
+                auditor_client.post(reverse("admin:{}_{}_change".format(*info), args=[obj.pk]), {}).status_code == 403
+            ), info
+            assert auditor_client.get(reverse("admin:{}_{}_delete".format(*info), args=[obj.pk])).status_code == 403, (
+                info
+            )
+            assert (
+                auditor_client.post(
+                    reverse("admin:{}_{}_delete".format(*info), args=[obj.pk]), {"post": "yes"}
+                ).status_code
+                == 403
+            ), info
+        changelist = auditor_client.get(reverse("admin:{}_{}_changelist".format(*info)))
         if changelist.status_code == 200:
             assert changelist.context["action_form"] is None, info  # no action is offered
         else:
@@ -87,8 +107,15 @@ def test_the_auditor_cannot_run_a_draw_step_from_the_admin(auditor_client, recor
     destroyer, verifier = members_for(paper)
     url = reverse("admin:raffle_draw_step", args=[draw.pk])
     assert auditor_client.get(url).status_code == 200  # may look
-    response = auditor_client.post(url, {"destroyed_by": destroyer.pk, "verified_by": verifier.pk,
-                                         "destroyer_password": PASSWORD, "verifier_password": PASSWORD})
+    response = auditor_client.post(
+        url,
+        {
+            "destroyed_by": destroyer.pk,
+            "verified_by": verifier.pk,
+            "destroyer_password": PASSWORD,
+            "verifier_password": PASSWORD,
+        },
+    )
     assert response.status_code == 403
     draw.refresh_from_db()
     assert draw.state == DrawState.CARD_REVEALED
@@ -96,8 +123,10 @@ def test_the_auditor_cannot_run_a_draw_step_from_the_admin(auditor_client, recor
     scheduled = electronic.draws.get(number=2)
     before = AuditEntry.objects.count()
     for action in ("open_sales", "announce", "delete_selected"):
-        auditor_client.post(reverse("admin:raffle_draw_changelist"),
-                            {"action": action, "_selected_action": [scheduled.pk], "post": "yes"})
+        auditor_client.post(
+            reverse("admin:raffle_draw_changelist"),
+            {"action": action, "_selected_action": [scheduled.pk], "post": "yes"},
+        )
     scheduled.refresh_from_db()
     assert scheduled.state == DrawState.SCHEDULED and AuditEntry.objects.count() == before
 
@@ -105,21 +134,40 @@ def test_the_auditor_cannot_run_a_draw_step_from_the_admin(auditor_client, recor
 def test_the_auditor_reads_the_registers_but_every_write_is_refused(auditor_client, records):  # R:D4 R:D6
     paper, electronic = records
     before = AuditEntry.objects.count()
-    reads = [reverse("audit_trail"), reverse("audit_destructions", args=[paper.pk]),
-             reverse("audit_destructions", args=[paper.pk]) + "?format=csv",
-             reverse("audit_destructions", args=[paper.pk]) + "?format=pdf",
-             reverse("audit_videos", args=[paper.pk]), reverse("audit_registrar", args=[paper.pk]),
-             reverse("deck_public", args=[electronic.pk]), reverse("event_detail", args=[paper.pk])]
+    reads = [
+        reverse("audit_trail"),
+        reverse("audit_destructions", args=[paper.pk]),
+        reverse("audit_destructions", args=[paper.pk]) + "?format=csv",
+        reverse("audit_destructions", args=[paper.pk]) + "?format=pdf",
+        reverse("audit_videos", args=[paper.pk]),
+        reverse("audit_registrar", args=[paper.pk]),
+        reverse("deck_public", args=[electronic.pk]),
+        reverse("event_detail", args=[paper.pk]),
+    ]
     for url in reads:
         response = auditor_client.get(url)
         assert response.status_code == 200, url
-        assert b"<form method=\"post\" enctype" not in response.content and b"Add to the register" not in response.content
-    video = auditor_client.post(reverse("audit_videos", args=[paper.pk]), {
-        "draw": paper.draws.get(number=2).pk, "resolution_lines": "1080", "duration": "10:00",
-        "held_by": "x", "location": "y"})
-    registrar = auditor_client.post(reverse("audit_registrar", args=[paper.pk]), {
-        "occurred_on": "2026-01-01", "kind": "other", "description": "x", "method": "email",
-        "notified_at": "2026-01-02T10:00"})
+        assert b'<form method="post" enctype' not in response.content and b"Add to the register" not in response.content
+    video = auditor_client.post(
+        reverse("audit_videos", args=[paper.pk]),
+        {
+            "draw": paper.draws.get(number=2).pk,
+            "resolution_lines": "1080",
+            "duration": "10:00",
+            "held_by": "x",
+            "location": "y",
+        },
+    )
+    registrar = auditor_client.post(
+        reverse("audit_registrar", args=[paper.pk]),
+        {
+            "occurred_on": "2026-01-01",
+            "kind": "other",
+            "description": "x",
+            "method": "email",
+            "notified_at": "2026-01-02T10:00",
+        },
+    )
     assert video.status_code == 403 and registrar.status_code == 403
     assert DrawVideo.objects.count() == 1 and RegistrarNotification.objects.count() == 1
     assert AuditEntry.objects.count() == before
@@ -128,8 +176,13 @@ def test_the_auditor_reads_the_registers_but_every_write_is_refused(auditor_clie
 def test_the_auditor_role_holds_view_permissions_only(auditor):
     codenames = set(Group.objects.get(name=roles.AUDITOR).permissions.values_list("codename", flat=True))
     assert codenames and all(code.startswith("view_") for code in codenames)
-    assert {"view_auditentry", "view_carddestruction", "view_deckcommitment", "view_drawvideo",
-            "view_registrarnotification"} <= codenames
+    assert {
+        "view_auditentry",
+        "view_carddestruction",
+        "view_deckcommitment",
+        "view_drawvideo",
+        "view_registrarnotification",
+    } <= codenames
 
 
 def test_the_auditor_cannot_cancel_a_licence_from_the_admin(auditor_client, records):
@@ -138,7 +191,8 @@ def test_the_auditor_cannot_cancel_a_licence_from_the_admin(auditor_client, reco
     paper, _ = records
     licence = paper.licence
     before = AuditEntry.objects.count()
-    auditor_client.post(reverse("admin:licensing_licence_changelist"),
-                        {"action": "cancel_licences", "_selected_action": [licence.pk]})
+    auditor_client.post(
+        reverse("admin:licensing_licence_changelist"), {"action": "cancel_licences", "_selected_action": [licence.pk]}
+    )
     licence.refresh_from_db()
     assert licence.status == LicenceStatus.ACTIVE and AuditEntry.objects.count() == before

@@ -16,9 +16,15 @@ pytestmark = pytest.mark.django_db
 def _create(**overrides):
     today = timezone.localdate()
     kwargs = dict(
-        actor=None, organisation=OrganisationFactory(), number="M-1", authority_kind=AuthorityKind.MUNICIPALITY,
-        authority_name="Town of Cobourg", sales_channel=SalesChannel.PAPER_ROLL, prize_board="50000.00",
-        issued_on=today, expires_on=today + datetime.timedelta(days=365),
+        actor=None,
+        organisation=OrganisationFactory(),
+        number="M-1",
+        authority_kind=AuthorityKind.MUNICIPALITY,
+        authority_name="Town of Cobourg",
+        sales_channel=SalesChannel.PAPER_ROLL,
+        prize_board="50000.00",
+        issued_on=today,
+        expires_on=today + datetime.timedelta(days=365),
     )
     kwargs.update(overrides)
     return licence_create(**kwargs)
@@ -45,13 +51,20 @@ def test_a_local_licence_for_electronic_or_online_sales_is_refused(channel):  # 
 
 def test_the_database_itself_refuses_a_municipal_licence_over_50000():  # R:L2
     with pytest.raises(IntegrityError):
-        LicenceFactory(authority_kind=AuthorityKind.MUNICIPALITY, sales_channel=SalesChannel.PAPER_ROLL,
-                       prize_board=Decimal("75000"))
+        LicenceFactory(
+            authority_kind=AuthorityKind.MUNICIPALITY,
+            sales_channel=SalesChannel.PAPER_ROLL,
+            prize_board=Decimal("75000"),
+        )
 
 
 def test_the_agco_licenses_electronic_events_of_any_size():  # R:L2
-    licence = _create(authority_kind=AuthorityKind.AGCO, authority_name="AGCO",
-                      sales_channel=SalesChannel.ELECTRONIC, prize_board="2500000")
+    licence = _create(
+        authority_kind=AuthorityKind.AGCO,
+        authority_name="AGCO",
+        sales_channel=SalesChannel.ELECTRONIC,
+        prize_board="2500000",
+    )
     assert licence.fee_rate_percent == Decimal("1.00")
 
 

@@ -40,11 +40,19 @@ def test_a_treasurer_records_eligibility_and_sees_what_is_missing(client):  # R:
     _login(client, roles.TREASURER)
     organisation = OrganisationFactory(eligible=False)
     url = reverse("eligibility_edit", args=[organisation.pk])
-    response = client.post(url, {"is_non_profit": "on", "non_profit_evidence": "Letters patent 77",
-                                 "located_in_ontario": "on", "location_evidence": "Perth ON",
-                                 "charitable_activity_since": (TODAY - datetime.timedelta(days=100)).isoformat(),
-                                 "activity_evidence": "First annual report", "purpose": "education"},
-                           follow=True)
+    response = client.post(
+        url,
+        {
+            "is_non_profit": "on",
+            "non_profit_evidence": "Letters patent 77",
+            "located_in_ontario": "on",
+            "location_evidence": "Perth ON",
+            "charitable_activity_since": (TODAY - datetime.timedelta(days=100)).isoformat(),
+            "activity_evidence": "First annual report",
+            "purpose": "education",
+        },
+        follow=True,
+    )
     assert response.status_code == 200
     assert "at least one year of charitable activity" in response.content.decode()
     assert not Eligibility.objects.get(organisation=organisation).is_eligible()
@@ -54,15 +62,24 @@ def test_an_application_is_prepared_and_submitted_through_the_pages(client, sett
     settings.MEDIA_ROOT = tmp_path
     _login(client, roles.ADMINISTRATOR)
     organisation = OrganisationFactory()
-    response = client.post(reverse("application_new"), {
-        "organisation": organisation.pk, "applicant_kind": "returning", "authority_kind": "municipality",
-        "authority_name": "Town of Perth", "sales_channel": "paper_roll", "prize_board": "20000"})
+    response = client.post(
+        reverse("application_new"),
+        {
+            "organisation": organisation.pk,
+            "applicant_kind": "returning",
+            "authority_kind": "municipality",
+            "authority_name": "Town of Perth",
+            "sales_channel": "paper_roll",
+            "prize_board": "20000",
+        },
+    )
     application = Application.objects.get()
     assert response.status_code == 302
     url = reverse("application_detail", args=[application.pk])
     start = TODAY + datetime.timedelta(days=10)
-    over = client.post(url, {"action": "schedule", "lines": f"{start}, 30000\n{start + datetime.timedelta(7)}, 20000"},
-                       follow=True)
+    over = client.post(
+        url, {"action": "schedule", "lines": f"{start}, 30000\n{start + datetime.timedelta(7)}, 20000"}, follow=True
+    )
     assert "past the prize board" in over.content.decode()
     assert not application.planned_draws.exists()
     client.post(url, {"action": "schedule", "lines": f"{start}, 20000\n{start + datetime.timedelta(7)}, 20000"})
@@ -80,11 +97,24 @@ def test_an_amendment_is_requested_and_approved_through_the_page(client):  # R:L
     _login(client, roles.ADMINISTRATOR)
     licence = LicenceFactory()
     url = reverse("licence_amend", args=[licence.pk])
-    short = client.post(url, {"to_channel": "electronic", "notice_given_on": TODAY.isoformat(),
-                              "effective_on": (TODAY + datetime.timedelta(days=5)).isoformat()}, follow=True)
+    short = client.post(
+        url,
+        {
+            "to_channel": "electronic",
+            "notice_given_on": TODAY.isoformat(),
+            "effective_on": (TODAY + datetime.timedelta(days=5)).isoformat(),
+        },
+        follow=True,
+    )
     assert "two weeks" in short.content.decode()
-    client.post(url, {"to_channel": "electronic", "notice_given_on": TODAY.isoformat(),
-                      "effective_on": (TODAY + datetime.timedelta(days=15)).isoformat()})
+    client.post(
+        url,
+        {
+            "to_channel": "electronic",
+            "notice_given_on": TODAY.isoformat(),
+            "effective_on": (TODAY + datetime.timedelta(days=15)).isoformat(),
+        },
+    )
     amendment = LicenceAmendment.objects.get()
     client.post(url, {"action": "approve", "amendment": amendment.pk, "approve-approved_on": TODAY.isoformat()})
     licence.refresh_from_db()
@@ -105,10 +135,20 @@ def test_the_exit_strategy_page_shows_the_forecast_and_makes_the_final_draw(clie
 def test_the_admin_shows_an_ineligible_organisation_as_a_form_error(client):  # R:L1
     client.force_login(UserFactory(is_staff=True, is_superuser=True))
     organisation = OrganisationFactory(eligible=False)
-    response = client.post("/admin/licensing/licence/add/", {
-        "number": "A-77", "organisation": organisation.pk, "authority_kind": "agco", "authority_name": "AGCO",
-        "sales_channel": "electronic", "prize_board": "60000", "fee_rate_percent": "1.00",
-        "issued_on": TODAY.isoformat(), "expires_on": (TODAY + datetime.timedelta(days=300)).isoformat()})
+    response = client.post(
+        "/admin/licensing/licence/add/",
+        {
+            "number": "A-77",
+            "organisation": organisation.pk,
+            "authority_kind": "agco",
+            "authority_name": "AGCO",
+            "sales_channel": "electronic",
+            "prize_board": "60000",
+            "fee_rate_percent": "1.00",
+            "issued_on": TODAY.isoformat(),
+            "expires_on": (TODAY + datetime.timedelta(days=300)).isoformat(),
+        },
+    )
     assert response.status_code == 200
     assert "no eligibility assessment on file" in response.content.decode()
     assert not Licence.objects.exists()

@@ -32,17 +32,23 @@ def test_awkward_sales_round_down_to_the_cent_and_the_licensee_gets_the_rest(): 
 def test_whole_dollar_rounding_of_the_prizes():  # R:P1
     split = split_sales(Decimal("1234.50"), rounding=Rounding.DOLLAR)
     assert (split.draw_prize, split.jackpot_contribution, split.licensee_share) == (
-        Decimal("246.00"), Decimal("370.00"), Decimal("618.50"))
+        Decimal("246.00"),
+        Decimal("370.00"),
+        Decimal("618.50"),
+    )
 
 
-@pytest.mark.parametrize("value, message", [
-    ("-5", "cannot be negative"),
-    ("abc", "must be a number"),
-    ("12.345", "fractions of a cent"),
-    ("NaN", "must be a number"),
-    ("Infinity", "must be a number"),
-    (1.5, "not a float"),
-])
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ("-5", "cannot be negative"),
+        ("abc", "must be a number"),
+        ("12.345", "fractions of a cent"),
+        ("NaN", "must be a number"),
+        ("Infinity", "must be a number"),
+        (1.5, "not a float"),
+    ],
+)
 def test_bad_amounts_are_refused_in_plain_words(value, message):
     with pytest.raises(MoneyError, match=message):
         parse_amount(value)

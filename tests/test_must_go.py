@@ -45,16 +45,25 @@ def _serials(draw, count=None):
 
 def _redraw(draw, user, members, serial, **kwargs):
     destroyer, verifier = members
-    return services.draw_must_go_redraw(actor=user, draw=draw, destroyed_by=destroyer, verified_by=verifier,
-                                        **SIGNATURES, serial=serial, serial_again=serial, **kwargs)
+    return services.draw_must_go_redraw(
+        actor=user,
+        draw=draw,
+        destroyed_by=destroyer,
+        verified_by=verifier,
+        **SIGNATURES,
+        serial=serial,
+        serial_again=serial,
+        **kwargs,
+    )
 
 
 def _play_until_ace(draw, user, members):
     """Four of the draw's roll tickets drawn from the container in turn: three
     non-ace envelopes (10, 11, 12), then the ace in envelope 13."""
     first, *others = _serials(draw, 4)
-    draw = services.draw_record_winning_ticket(actor=user, draw=draw, serial=first, serial_again=first,
-                                               winner_name="Ann")
+    draw = services.draw_record_winning_ticket(
+        actor=user, draw=draw, serial=first, serial_again=first, winner_name="Ann"
+    )
     for i, card in enumerate(NON_ACES):
         draw = services.draw_choose_envelope(actor=user, draw=draw, envelope_number=10 + i)
         draw = services.draw_reveal_card(actor=user, draw=draw, card=card)
@@ -65,14 +74,18 @@ def _play_until_ace(draw, user, members):
     return services.draw_award_jackpot(actor=user, draw=draw)
 
 
-@pytest.mark.parametrize("payout, shares, jackpots", [
-    # 20% of 1,000.10 is 200.02: three holders before the ace share it, the leftover cent to the first.
-    (MustGoPayout.SHARE_NON_ACE, ["66.68", "66.67", "66.67", "0.00"], ["0", "0", "0", "300.03"]),
-    (MustGoPayout.SHARE_ALL, ["50.01", "50.01", "50.00", "50.00"], ["0", "0", "0", "300.03"]),
-    (MustGoPayout.FINAL_WINNER, ["0", "0", "0", "200.02"], ["0", "0", "0", "300.03"]),
-])
+@pytest.mark.parametrize(
+    "payout, shares, jackpots",
+    [
+        # 20% of 1,000.10 is 200.02: three holders before the ace share it, the leftover cent to the first.
+        (MustGoPayout.SHARE_NON_ACE, ["66.68", "66.67", "66.67", "0.00"], ["0", "0", "0", "300.03"]),
+        (MustGoPayout.SHARE_ALL, ["50.01", "50.01", "50.00", "50.00"], ["0", "0", "0", "300.03"]),
+        (MustGoPayout.FINAL_WINNER, ["0", "0", "0", "200.02"], ["0", "0", "0", "300.03"]),
+    ],
+)
 def test_a_must_go_draw_with_three_non_ace_envelopes_pays_as_the_rules_say_and_concludes(
-        staff_user, payout, shares, jackpots):  # R:P7 R:P2 R:P4
+    staff_user, payout, shares, jackpots
+):  # R:P7 R:P2 R:P4
     event, draw = _must_go_event(staff_user, payout)
     draw = _play_until_ace(draw, staff_user, members_for(event))
 
@@ -114,8 +127,17 @@ def test_the_draw_night_flow_offers_the_redraw_after_a_non_ace_in_a_must_go_draw
     draw = run_draw(draw, actor=staff_user, until=DrawState.CARD_REVEALED, envelope=4, card="9S")
     destroyer, verifier = members_for(event)
     serial = _serials(draw)[1]
-    form = steps.step_form(draw, {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, **SIGNATURES,
-                                  "serial": serial, "serial_again": serial, "winner_name": "Eve"})
+    form = steps.step_form(
+        draw,
+        {
+            "destroyed_by": destroyer.pk,
+            "verified_by": verifier.pk,
+            **SIGNATURES,
+            "serial": serial,
+            "serial_again": serial,
+            "winner_name": "Eve",
+        },
+    )
     assert isinstance(form, PaperMustGoRedrawForm) and form.is_valid(), form.errors
     draw, message = steps.perform_next_step(actor=staff_user, draw=draw, cleaned=form.cleaned_data)
     assert draw.state == DrawState.TICKET_DRAWN and draw.winning_serial == serial
@@ -127,8 +149,16 @@ def test_the_redraw_form_wants_the_paper_serial_typed_twice(staff_user):  # R:P7
     draw = run_draw(draw, actor=staff_user, until=DrawState.CARD_REVEALED, envelope=4, card="9S")
     destroyer, verifier = members_for(event)
     serial = _serials(draw)[1]
-    form = steps.step_form(draw, {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, **SIGNATURES,
-                                  "serial": serial, "serial_again": serial + "1"})
+    form = steps.step_form(
+        draw,
+        {
+            "destroyed_by": destroyer.pk,
+            "verified_by": verifier.pk,
+            **SIGNATURES,
+            "serial": serial,
+            "serial_again": serial + "1",
+        },
+    )
     assert not form.is_valid() and "do not match" in str(form.errors)
 
 
@@ -138,8 +168,15 @@ def test_a_redraw_must_be_a_valid_ticket_of_the_draw_and_changes_nothing_otherwi
     members = members_for(event)
     serial = _serials(draw)[1]
     with pytest.raises(RaffleError, match="do not match"):
-        services.draw_must_go_redraw(actor=staff_user, draw=draw, destroyed_by=members[0],
-                                     verified_by=members[1], **SIGNATURES, serial=serial, serial_again="1")
+        services.draw_must_go_redraw(
+            actor=staff_user,
+            draw=draw,
+            destroyed_by=members[0],
+            verified_by=members[1],
+            **SIGNATURES,
+            serial=serial,
+            serial_again="1",
+        )
     with pytest.raises(RaffleError, match="never sold") as refused:
         _redraw(draw, staff_user, members, "999999")
     assert refused.value.rule == "D2"
@@ -150,17 +187,19 @@ def test_a_redraw_must_be_a_valid_ticket_of_the_draw_and_changes_nothing_otherwi
 
 @pytest.mark.parametrize("channel", [SalesChannel.ELECTRONIC, SalesChannel.ONLINE])
 def test_an_electronic_must_go_redraw_is_an_rng_pick_and_the_envelope_follows_the_ticket(
-        staff_user, channel):  # R:P7 R:D5 R:T9
-    event = event_with_draw(actor=staff_user, licence=LicenceFactory(sales_channel=channel),
-                            must_go_payout=MustGoPayout.SHARE_ALL)
-    draw = services.draw_set_must_go(actor=staff_user, draw=event.draws.get(number=1),
-                                     reason=MustGoReason.LAST_DRAW)
+    staff_user, channel
+):  # R:P7 R:D5 R:T9
+    event = event_with_draw(
+        actor=staff_user, licence=LicenceFactory(sales_channel=channel), must_go_payout=MustGoPayout.SHARE_ALL
+    )
+    draw = services.draw_set_must_go(actor=staff_user, draw=event.draws.get(number=1), reason=MustGoReason.LAST_DRAW)
     # Every ticket picked envelope 4: after it is opened, the next higher sealed one (the Rules of Play).
     draw = run_draw(draw, actor=staff_user, sales="100", until=DrawState.CARD_REVEALED, envelope=4, card="9S")
     first = draw.winning_serial
     destroyer, verifier = members_for(event)
-    form = steps.step_form(draw, {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, **SIGNATURES,
-                                  "confirm": "on"})
+    form = steps.step_form(
+        draw, {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, **SIGNATURES, "confirm": "on"}
+    )
     assert isinstance(form, RngMustGoRedrawForm) and form.is_valid(), form.errors
     draw, _ = steps.perform_next_step(actor=staff_user, draw=draw, cleaned=form.cleaned_data)
     selection = draw.winner_selections.get(superseded_at__isnull=True)
@@ -175,15 +214,17 @@ def test_an_electronic_must_go_redraw_is_an_rng_pick_and_the_envelope_follows_th
 
 
 def test_the_rng_never_draws_a_ticket_twice_in_a_must_go_draw(staff_user):  # R:P7 R:D5
-    event = event_with_draw(actor=staff_user, licence=LicenceFactory(sales_channel=SalesChannel.ELECTRONIC),
-                            must_go_payout=MustGoPayout.SHARE_ALL)
-    draw = services.draw_set_must_go(actor=staff_user, draw=event.draws.get(number=1),
-                                     reason=MustGoReason.LAST_DRAW)
+    event = event_with_draw(
+        actor=staff_user,
+        licence=LicenceFactory(sales_channel=SalesChannel.ELECTRONIC),
+        must_go_payout=MustGoPayout.SHARE_ALL,
+    )
+    draw = services.draw_set_must_go(actor=staff_user, draw=event.draws.get(number=1), reason=MustGoReason.LAST_DRAW)
     draw = run_draw(draw, actor=staff_user, sales="15", until=DrawState.CARD_REVEALED, card="9S")
     tickets = Ticket.objects.filter(draw=draw).count()
     assert 2 <= tickets <= 6
     members = members_for(event)
-    for card in ("8S", "7S", "6S", "5S", "4S")[:tickets - 1]:
+    for card in ("8S", "7S", "6S", "5S", "4S")[: tickets - 1]:
         draw = _redraw(draw, staff_user, members, "")
         draw = services.draw_choose_envelope(actor=staff_user, draw=draw)
         draw = services.draw_reveal_card(actor=staff_user, draw=draw, card=card)
@@ -198,9 +239,15 @@ def test_a_ticket_already_drawn_cannot_be_drawn_again(staff_user):  # R:P7
     draw = run_draw(draw, actor=staff_user, until=DrawState.CARD_REVEALED, envelope=4, card="9S")
     destroyer, verifier = members_for(event)
     with pytest.raises(RaffleError, match="already drawn"):
-        services.draw_must_go_redraw(actor=staff_user, draw=draw, destroyed_by=destroyer,
-                                     verified_by=verifier, **SIGNATURES, serial=draw.winning_serial,
-                                     serial_again=draw.winning_serial)
+        services.draw_must_go_redraw(
+            actor=staff_user,
+            draw=draw,
+            destroyed_by=destroyer,
+            verified_by=verifier,
+            **SIGNATURES,
+            serial=draw.winning_serial,
+            serial_again=draw.winning_serial,
+        )
     assert Draw.objects.get(pk=draw.pk).state == DrawState.CARD_REVEALED
     assert not CardDestruction.objects.exists()
 
@@ -219,8 +266,9 @@ def test_the_last_draw_before_the_licence_expires_must_go_before_its_ticket_is_d
 
     first = timezone.now() + datetime.timedelta(days=1)
     licence = LicenceFactory(expires_on=timezone.localdate(first) + datetime.timedelta(days=6))
-    event = event_with_draw(actor=staff_user, licence=licence, first_draw_at=first,
-                            must_go_payout=MustGoPayout.SHARE_NON_ACE)
+    event = event_with_draw(
+        actor=staff_user, licence=licence, first_draw_at=first, must_go_payout=MustGoPayout.SHARE_NON_ACE
+    )
     draw = run_draw(event.draws.get(number=1), actor=staff_user, until=DrawState.ANNOUNCED)
     serial = _serials(draw, 1)[0]
     with pytest.raises(RaffleError, match="last draw before the licence expires") as refused:
@@ -241,15 +289,20 @@ def test_an_ordinary_draw_cannot_go_back_to_draw_another_ticket(staff_user, even
     draw = run_draw(event.draws.get(number=1), actor=staff_user, until=DrawState.CARD_REVEALED, card="5D")
     destroyer, verifier = members_for(event)
     with pytest.raises(TransitionNotAllowed):
-        services.draw_must_go_redraw(actor=staff_user, draw=draw, destroyed_by=destroyer,
-                                     verified_by=verifier, **SIGNATURES, serial="X-2")
+        services.draw_must_go_redraw(
+            actor=staff_user, draw=draw, destroyed_by=destroyer, verified_by=verifier, **SIGNATURES, serial="X-2"
+        )
     assert Draw.objects.get(pk=draw.pk).state == DrawState.CARD_REVEALED
 
 
 # R:D8 R:P7 every move a must-go draw (card not the ace) may not make.
 MUST_GO_ALLOWED = {
-    DrawState.SCHEDULED: "open", DrawState.SELLING: "close", DrawState.SALES_CLOSED: "announce",
-    DrawState.ANNOUNCED: "record", DrawState.TICKET_DRAWN: "choose", DrawState.ENVELOPE_CHOSEN: "reveal",
+    DrawState.SCHEDULED: "open",
+    DrawState.SELLING: "close",
+    DrawState.SALES_CLOSED: "announce",
+    DrawState.ANNOUNCED: "record",
+    DrawState.TICKET_DRAWN: "choose",
+    DrawState.ENVELOPE_CHOSEN: "reveal",
     DrawState.CARD_REVEALED: "redraw",
 }
 MUST_GO_STEPS = {
@@ -259,30 +312,38 @@ MUST_GO_STEPS = {
     "record": lambda d, u, m: services.draw_record_winning_ticket(actor=u, draw=d, serial="9"),
     "choose": lambda d, u, m: services.draw_choose_envelope(actor=u, draw=d, envelope_number=6),
     "reveal": lambda d, u, m: services.draw_reveal_card(actor=u, draw=d, card="3H"),
-    "redraw": lambda d, u, m: services.draw_must_go_redraw(actor=u, draw=d, destroyed_by=m[0],
-                                                           verified_by=m[1], **SIGNATURES, serial="10"),
-    "roll_over": lambda d, u, m: services.draw_roll_over(actor=u, draw=d, destroyed_by=m[0], verified_by=m[1], **SIGNATURES),
+    "redraw": lambda d, u, m: services.draw_must_go_redraw(
+        actor=u, draw=d, destroyed_by=m[0], verified_by=m[1], **SIGNATURES, serial="10"
+    ),
+    "roll_over": lambda d, u, m: services.draw_roll_over(
+        actor=u, draw=d, destroyed_by=m[0], verified_by=m[1], **SIGNATURES
+    ),
     "award": lambda d, u, m: services.draw_award_jackpot(actor=u, draw=d),
 }
-MUST_GO_FORBIDDEN = [(state, step) for state in MUST_GO_ALLOWED for step in MUST_GO_STEPS
-                     if MUST_GO_ALLOWED[state] != step]
+MUST_GO_FORBIDDEN = [
+    (state, step) for state in MUST_GO_ALLOWED for step in MUST_GO_STEPS if MUST_GO_ALLOWED[state] != step
+]
 
 
 def test_the_must_go_table_differs_from_the_ordinary_one_only_by_the_redraw():  # R:D8
     ordinary = {s: next(iter(DRAW_TRANSITIONS[s])) for s in MUST_GO_ALLOWED if s != DrawState.CARD_REVEALED}
-    assert ordinary == {DrawState.SCHEDULED: DrawState.SELLING, DrawState.SELLING: DrawState.SALES_CLOSED,
-                        DrawState.SALES_CLOSED: DrawState.ANNOUNCED, DrawState.ANNOUNCED: DrawState.TICKET_DRAWN,
-                        DrawState.TICKET_DRAWN: DrawState.ENVELOPE_CHOSEN,
-                        DrawState.ENVELOPE_CHOSEN: DrawState.CARD_REVEALED}
+    assert ordinary == {
+        DrawState.SCHEDULED: DrawState.SELLING,
+        DrawState.SELLING: DrawState.SALES_CLOSED,
+        DrawState.SALES_CLOSED: DrawState.ANNOUNCED,
+        DrawState.ANNOUNCED: DrawState.TICKET_DRAWN,
+        DrawState.TICKET_DRAWN: DrawState.ENVELOPE_CHOSEN,
+        DrawState.ENVELOPE_CHOSEN: DrawState.CARD_REVEALED,
+    }
 
 
 @pytest.mark.parametrize("from_state, step", MUST_GO_FORBIDDEN)
 def test_every_forbidden_move_of_a_must_go_draw_is_refused_and_changes_nothing(
-        staff_user, from_state, step):  # R:D8 R:P7
+    staff_user, from_state, step
+):  # R:D8 R:P7
     event = event_with_draw(actor=staff_user)
     members = members_for(event)
-    draw = services.draw_set_must_go(actor=staff_user, draw=event.draws.get(number=1),
-                                     reason=MustGoReason.LAST_DRAW)
+    draw = services.draw_set_must_go(actor=staff_user, draw=event.draws.get(number=1), reason=MustGoReason.LAST_DRAW)
     if from_state != DrawState.SCHEDULED:
         draw = run_draw(draw, actor=staff_user, until=from_state, envelope=5, card="2H")
     before = Draw.objects.filter(pk=draw.pk).values().get()
@@ -306,9 +367,16 @@ def test_the_admin_draw_page_runs_the_must_go_redraw(client, staff_user):  # R:P
     page = client.get(reverse("admin:raffle_draw_step", args=[draw.pk])).content.decode()
     assert "Next winning ticket serial" in page
     serial = _serials(draw)[-1]
-    client.post(reverse("admin:raffle_draw_step", args=[draw.pk]),
-                {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, "serial": serial,
-                 "serial_again": serial, **SIGNATURES})
+    client.post(
+        reverse("admin:raffle_draw_step", args=[draw.pk]),
+        {
+            "destroyed_by": destroyer.pk,
+            "verified_by": verifier.pk,
+            "serial": serial,
+            "serial_again": serial,
+            **SIGNATURES,
+        },
+    )
     draw = Draw.objects.get(pk=draw.pk)
     assert draw.state == DrawState.TICKET_DRAWN and draw.winning_serial == serial
 
@@ -318,6 +386,7 @@ def test_the_ace_cannot_be_redrawn_past(staff_user):  # R:P7
     draw = run_draw(draw, actor=staff_user, until=DrawState.CARD_REVEALED, envelope=4, card="AS")
     destroyer, verifier = members_for(event)
     with pytest.raises(RaffleError, match="award the jackpot"):
-        services.draw_must_go_redraw(actor=staff_user, draw=draw, destroyed_by=destroyer,
-                                     verified_by=verifier, **SIGNATURES, serial="Q-1")
+        services.draw_must_go_redraw(
+            actor=staff_user, draw=draw, destroyed_by=destroyer, verified_by=verifier, **SIGNATURES, serial="Q-1"
+        )
     assert Draw.objects.get(pk=draw.pk).state == DrawState.CARD_REVEALED

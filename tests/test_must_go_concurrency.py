@@ -17,15 +17,27 @@ def test_two_staff_redrawing_a_must_go_draw_at_once_give_exactly_one_redraw():  
     destroyer, verifier = members_for(event)
 
     # Two different tickets of the draw, each drawn from the container by one of them.
-    serials = list(Ticket.objects.filter(draw=draw).exclude(serial=draw.winning_serial)
-                   .order_by("seq").values_list("serial", flat=True)[:2])
+    serials = list(
+        Ticket.objects.filter(draw=draw)
+        .exclude(serial=draw.winning_serial)
+        .order_by("seq")
+        .values_list("serial", flat=True)[:2]
+    )
 
-    results = _race(2, lambda i: services.draw_must_go_redraw(
-        actor=user, draw=draw, destroyed_by=destroyer, verified_by=verifier, **SIGNATURES,
-        serial=serials[i], serial_again=serials[i]))
+    results = _race(
+        2,
+        lambda i: services.draw_must_go_redraw(
+            actor=user,
+            draw=draw,
+            destroyed_by=destroyer,
+            verified_by=verifier,
+            **SIGNATURES,
+            serial=serials[i],
+            serial_again=serials[i],
+        ),
+    )
 
     assert sorted(kind for kind, _ in results) == ["ok", "refused"], results
     assert Draw.objects.get(pk=draw.pk).state == DrawState.TICKET_DRAWN
     assert MustGoTicket.objects.count() == 1 and CardDestruction.objects.count() == 1
     assert draw.winner_selections.filter(superseded_at__isnull=True).count() == 1
-

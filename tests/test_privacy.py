@@ -10,14 +10,17 @@ from core.privacy import contact_for, mask_contact
 from tests.factories import UserFactory, user_with_role
 
 
-@pytest.mark.parametrize(("value", "masked"), [
-    ("jordan.b@example.org", "j•••@example.org"),
-    ("613-555-0142", "•••-•••-0142"),
-    ("+1 (613) 555 0142", "•••-•••-0142"),
-    ("12 Harbour Street, Kingston", "1•••"),
-    ("", ""),
-    (None, ""),
-])
+@pytest.mark.parametrize(
+    ("value", "masked"),
+    [
+        ("jordan.b@example.org", "j•••@example.org"),
+        ("613-555-0142", "•••-•••-0142"),
+        ("+1 (613) 555 0142", "•••-•••-0142"),
+        ("12 Harbour Street, Kingston", "1•••"),
+        ("", ""),
+        (None, ""),
+    ],
+)
 def test_contact_details_are_masked_to_what_tells_them_apart(value, masked):
     assert mask_contact(value) == masked
 
@@ -29,10 +32,16 @@ def test_masking_never_leaves_the_reachable_part():
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("role", "full"), [
-    (roles.SELLER, True), (roles.TREASURER, True), (roles.ADMINISTRATOR, True),
-    (roles.DRAW_STAFF, False), (roles.AUDITOR, False),
-])
+@pytest.mark.parametrize(
+    ("role", "full"),
+    [
+        (roles.SELLER, True),
+        (roles.TREASURER, True),
+        (roles.ADMINISTRATOR, True),
+        (roles.DRAW_STAFF, False),
+        (roles.AUDITOR, False),
+    ],
+)
 def test_only_the_roles_that_need_contact_details_see_them_in_full(role, full):
     # R:T9 purchasers' contact details are recorded; only some roles read them.
     user = user_with_role(role)
@@ -59,8 +68,7 @@ def test_template_filter_masks_for_an_auditor_and_escapes():
 @pytest.mark.django_db
 def test_an_auditors_export_carries_masked_contacts():
     auditor = user_with_role(roles.AUDITOR)
-    rows = [["T00042", "Jordan B", contact_for(auditor, "jordan.b@example.org"),
-             contact_for(auditor, "613-555-0142")]]
+    rows = [["T00042", "Jordan B", contact_for(auditor, "jordan.b@example.org"), contact_for(auditor, "613-555-0142")]]
     text = csv_text(["serial", "purchaser", "email", "phone"], rows)
     assert "jordan.b@" not in text and "555-0142" not in text
     assert "j•••@example.org" in text and "•••-•••-0142" in text

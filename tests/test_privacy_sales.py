@@ -19,12 +19,21 @@ def sale(db, settings):
     staff = user_with_role(roles.DRAW_STAFF)
     event = event_with_draw(actor=staff, licence=LicenceFactory(sales_channel=SalesChannel.ELECTRONIC))
     draw = services.draw_open_sales(actor=staff, draw=event.draws.get(number=1))
-    return services.ticket_sell(actor=staff, draw=draw, tier_quantity=1, purchaser_name="Ann Buyer",
-                                purchaser_contact=CONTACT, envelope_pick=10, device="POS-1")
+    return services.ticket_sell(
+        actor=staff,
+        draw=draw,
+        tier_quantity=1,
+        purchaser_name="Ann Buyer",
+        purchaser_contact=CONTACT,
+        envelope_pick=10,
+        device="POS-1",
+    )
 
 
-@pytest.mark.parametrize(("role", "full"), [
-    (roles.DRAW_STAFF, False), (roles.AUDITOR, False), (roles.TREASURER, True), (roles.ADMINISTRATOR, True)])
+@pytest.mark.parametrize(
+    ("role", "full"),
+    [(roles.DRAW_STAFF, False), (roles.AUDITOR, False), (roles.TREASURER, True), (roles.ADMINISTRATOR, True)],
+)
 def test_the_sale_record_shows_the_contact_only_to_the_roles_that_need_it(client, sale, role, full):  # R:T9
     login_verified(client, user_with_role(role))
     page = client.get(reverse("admin:raffle_sale_change", args=[sale.pk])).content.decode()
@@ -40,8 +49,9 @@ def test_a_masked_contact_cannot_be_confirmed_by_searching_for_it(client, sale, 
     assert ("Ann Buyer" in page) is found
 
 
-@pytest.mark.parametrize(("role", "full"), [(roles.SELLER, True), (roles.DRAW_STAFF, False),
-                                            (roles.ADMINISTRATOR, True)])
+@pytest.mark.parametrize(
+    ("role", "full"), [(roles.SELLER, True), (roles.DRAW_STAFF, False), (roles.ADMINISTRATOR, True)]
+)
 def test_the_sale_page_masks_the_contact_for_draw_staff(client, sale, role, full):  # R:T9
     login_verified(client, user_with_role(role))
     page = client.get(reverse("sale_detail", args=[sale.pk])).content.decode()

@@ -4,11 +4,11 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
+from core.models import AuditEntry
 from core.money import max_sales_for_prizes, prizes_of
+from licensing.models import SalesChannel
 from raffle import selectors, services
 from raffle.errors import RaffleError
-from core.models import AuditEntry
-from licensing.models import SalesChannel
 from raffle.models import Draw, DrawState, Event, Sale, Ticket
 from tests.factories import LicenceFactory, UserFactory, event_with_draw, members_for, run_draw, sell_tickets
 
@@ -23,8 +23,12 @@ def user():
 
 def _event(user, *, prize_board="50000.00", sales_channel=SalesChannel.PAPER_ROLL, **kwargs):
     today = timezone.localdate()
-    licence = LicenceFactory(prize_board=D(prize_board), issued_on=today - datetime.timedelta(days=1),
-                             expires_on=today + datetime.timedelta(days=7 * 20 - 1), sales_channel=sales_channel)
+    licence = LicenceFactory(
+        prize_board=D(prize_board),
+        issued_on=today - datetime.timedelta(days=1),
+        expires_on=today + datetime.timedelta(days=7 * 20 - 1),
+        sales_channel=sales_channel,
+    )
     kwargs.setdefault("first_draw_at", timezone.now() + datetime.timedelta(hours=1))
     return event_with_draw(actor=user, licence=licence, **kwargs)
 
@@ -54,8 +58,10 @@ def test_the_forecast_on_a_known_schedule(user):  # R:L3
     assert "draw 6" in forecast.message
 
 
-@pytest.mark.parametrize("sales, level", [("74998", "ok"), ("75000", "warning"), ("89999.98", "warning"),
-                                          ("90000", "danger"), ("100000", "reached")])
+@pytest.mark.parametrize(
+    "sales, level",
+    [("74998", "ok"), ("75000", "warning"), ("89999.98", "warning"), ("90000", "danger"), ("100000", "reached")],
+)
 def test_the_forecast_warns_at_75_and_90_percent(user, sales, level):  # R:L3
     event = _event(user)
     _close(event, user, [sales])
@@ -71,8 +77,11 @@ def test_a_draw_close_that_would_pass_the_prize_board_is_refused_and_changes_not
     # system closes on its recorded total, so the close itself is guarded too.
     draw.is_imported = True
     draw.save(update_fields=["is_imported"])
-    with pytest.raises(RaffleError, match=r"prizes to \$1,000.50.*prize board of \$1,000.00.*at most \$500.03 "
-                                          r"in sales.*must-go final draw") as refused:
+    with pytest.raises(
+        RaffleError,
+        match=r"prizes to \$1,000.50.*prize board of \$1,000.00.*at most \$500.03 "
+        r"in sales.*must-go final draw",
+    ) as refused:
         services.draw_close_sales(actor=user, draw=draw, ticket_sales="501")
     assert refused.value.rule == "L3"
     draw.refresh_from_db()
@@ -83,21 +92,27 @@ def test_a_draw_close_that_would_pass_the_prize_board_is_refused_and_changes_not
     assert Draw.objects.get(pk=draw.pk).state == DrawState.SALES_CLOSED
 
 
-@pytest.mark.parametrize("channel", [SalesChannel.PAPER_ROLL, SalesChannel.PAPER_STUB,
-                                     SalesChannel.ELECTRONIC, SalesChannel.ONLINE])
+@pytest.mark.parametrize(
+    "channel", [SalesChannel.PAPER_ROLL, SalesChannel.PAPER_STUB, SalesChannel.ELECTRONIC, SalesChannel.ONLINE]
+)
 def test_a_ticket_sale_on_any_channel_that_would_pass_the_prize_board_is_refused_and_changes_nothing(
-        user, channel):  # R:L3
+    user, channel
+):  # R:L3
     event = _event(user, prize_board="1000.00", sales_channel=channel)
     _close(event, user, ["1500"])  # 750 in prizes: draw 2 can take at most 500.03 in sales
     draw = run_draw(event.draws.get(number=2), actor=user, until=DrawState.SELLING)
     sell_tickets(draw, actor=user, sales="500")  # prizes 250: 1,000 in all, the board exactly
+
     def entries():  # a roll issued for the refused return is audited; the refused sale writes nothing
         return AuditEntry.objects.exclude(action="raffle.roll.issue").count()
 
     sales, tickets, before = Sale.objects.count(), Ticket.objects.count(), entries()
-    with pytest.raises(RaffleError, match=r"Sales of \$505.00 in this draw would bring the prizes to "
-                                          r"\$1,002.50.*at most \$500.03 in sales: stop selling.*must-go "
-                                          r"final draw") as refused:
+    with pytest.raises(
+        RaffleError,
+        match=r"Sales of \$505.00 in this draw would bring the prizes to "
+        r"\$1,002.50.*at most \$500.03 in sales: stop selling.*must-go "
+        r"final draw",
+    ) as refused:
         sell_tickets(draw, actor=user, sales="5")  # roll return, stub sale or device import
     assert refused.value.rule == "L3"
     assert (Sale.objects.count(), Ticket.objects.count()) == (sales, tickets)
@@ -105,7 +120,8 @@ def test_a_ticket_sale_on_any_channel_that_would_pass_the_prize_board_is_refused
     # What the draw sold is within the board: it closes exactly there.
     draw = services.draw_close_sales(actor=user, draw=draw)
     assert draw.ticket_sales == D("500.00") and selectors.prize_board_forecast(
-        Event.objects.get(pk=event.pk)).prizes_so_far == D("1000.00")
+        Event.objects.get(pk=event.pk)
+    ).prizes_so_far == D("1000.00")
 
 
 def test_a_void_makes_room_under_the_prize_board_again(user):  # R:L3 R:T11
@@ -147,7 +163,9 @@ def test_the_forecast_asks_for_the_must_go_draw_when_the_next_draw_would_pass_th
 
 def test_the_forecast_asks_for_the_must_go_draw_before_the_licence_expires(user):  # R:P7
     today = timezone.localdate()
-    licence = LicenceFactory(issued_on=today - datetime.timedelta(days=30), expires_on=today + datetime.timedelta(days=3))
+    licence = LicenceFactory(
+        issued_on=today - datetime.timedelta(days=30), expires_on=today + datetime.timedelta(days=3)
+    )
     event = event_with_draw(actor=user, licence=licence, first_draw_at=timezone.now() + datetime.timedelta(days=1))
     forecast = selectors.prize_board_forecast(event)
     assert forecast.draws_left == 1 and forecast.must_go_due == "licence_expiry"

@@ -43,7 +43,8 @@ def test_fee_of_a_known_period_is_one_percent_of_its_prize_board_rounded_down(cl
     report = four_draw_report(event, 1)
     assert [line.draw.draw_prize for line in report.lines] == [Decimal(x) for x in ("159", "86", "81", "77")]
     assert [line.draw.jackpot_contribution for line in report.lines] == [
-        Decimal(x) for x in ("238.50", "129.00", "121.50", "115.50")]
+        Decimal(x) for x in ("238.50", "129.00", "121.50", "115.50")
+    ]
     assert report.totals.draw_prizes == Decimal("403.00")
     assert report.totals.jackpot_contributions == Decimal("604.50")
     assert report.totals.prize_board == Decimal("1007.50")
@@ -76,17 +77,44 @@ def test_fee_collected_at_the_end_is_not_payable_with_the_period_report(closed):
 def test_four_draw_pdf_text_holds_the_known_figures(closed, treasurer):  # R:R1
     event, draws = closed
     account = trust_account_for(event, actor=treasurer)
-    deposit = deposit_record(actor=treasurer, account=account, slip_number="DS-0001",
-                             deposited_on=timezone.localdate(draws[0].scheduled_at), amount="795.00")
+    deposit = deposit_record(
+        actor=treasurer,
+        account=account,
+        slip_number="DS-0001",
+        deposited_on=timezone.localdate(draws[0].scheduled_at),
+        amount="795.00",
+    )
     deposit_cover_draws(actor=treasurer, deposit=deposit, amounts={draws[0]: "795.00"})
-    prize_payment_record(actor=treasurer, draw=draws[0], kind=PrizeKind.DRAW_PRIZE, method=PaymentMethod.CHEQUE,
-                         reference="CHQ 1001", paid_on=timezone.localdate(draws[0].scheduled_at),
-                         payee="A. MacLeod")
+    prize_payment_record(
+        actor=treasurer,
+        draw=draws[0],
+        kind=PrizeKind.DRAW_PRIZE,
+        method=PaymentMethod.CHEQUE,
+        reference="CHQ 1001",
+        paid_on=timezone.localdate(draws[0].scheduled_at),
+        payee="A. MacLeod",
+    )
     report = four_draw_report(event, 1)
     text = " ".join(pdf_text(four_draw_pdf(report)).split())  # words wrapped in narrow cells
-    for figure in ("795.00", "430.00", "405.00", "385.00", "159.00", "238.50", "115.50", "1,007.50",
-                   "10.07", "DS-0001", "CHQ 1001", "A. MacLeod", "Dana Destroyer", "Vic Verifier",
-                   report.due_on.isoformat(), "not deposited", "Four-draw report 1"):
+    for figure in (
+        "795.00",
+        "430.00",
+        "405.00",
+        "385.00",
+        "159.00",
+        "238.50",
+        "115.50",
+        "1,007.50",
+        "10.07",
+        "DS-0001",
+        "CHQ 1001",
+        "A. MacLeod",
+        "Dana Destroyer",
+        "Vic Verifier",
+        report.due_on.isoformat(),
+        "not deposited",
+        "Four-draw report 1",
+    ):
         assert figure in text, figure
     pages = text.count("Page ")
     assert pages >= 1
@@ -105,7 +133,7 @@ def test_four_draw_csv_has_one_row_per_draw_and_the_fee(closed):  # R:R1
 
 def test_csv_cells_cannot_carry_a_formula(treasurer):
     event, draws = event_with_closed_draws(["100.00"] * 4, actor=treasurer)
-    Draw.objects.filter(pk=draws[0].pk).update(winner_name="=HYPERLINK(\"http://x\")")
+    Draw.objects.filter(pk=draws[0].pk).update(winner_name='=HYPERLINK("http://x")')
     text = four_draw_csv(four_draw_report(event, 1))
     assert "'=HYPERLINK" in text
 
@@ -117,19 +145,43 @@ def test_final_report_shows_the_financial_report_winners_and_donated_prizes(trea
     event.refresh_from_db()
     licence = event.licence
     day = timezone.localdate(ace.scheduled_at)
-    hospice = approved_use_add(actor=treasurer, licence=licence, description="Palliative care beds",
-                               approved_on=licence.issued_on)
-    expense_record(actor=treasurer, licence=licence, kind=ExpenseKind.EXPENSE, paid_on=day, amount="120.00",
-                   payee="Ticket Printers Ltd", description="Ticket printing", reference="CHQ 12")
-    expense_record(actor=treasurer, licence=licence, kind=ExpenseKind.PROCEEDS_USE, paid_on=day,
-                   amount="600.00", payee="Medical Supply Co", description="Two beds", reference="CHQ 13",
-                   approved_use=hospice)
-    donated_prize_record(actor=treasurer, licence=licence, description="Hockey tickets", donor="Attack",
-                         value="250.00", received_on=day)
+    hospice = approved_use_add(
+        actor=treasurer, licence=licence, description="Palliative care beds", approved_on=licence.issued_on
+    )
+    expense_record(
+        actor=treasurer,
+        licence=licence,
+        kind=ExpenseKind.EXPENSE,
+        paid_on=day,
+        amount="120.00",
+        payee="Ticket Printers Ltd",
+        description="Ticket printing",
+        reference="CHQ 12",
+    )
+    expense_record(
+        actor=treasurer,
+        licence=licence,
+        kind=ExpenseKind.PROCEEDS_USE,
+        paid_on=day,
+        amount="600.00",
+        payee="Medical Supply Co",
+        description="Two beds",
+        reference="CHQ 13",
+        approved_use=hospice,
+    )
+    donated_prize_record(
+        actor=treasurer, licence=licence, description="Hockey tickets", donor="Attack", value="250.00", received_on=day
+    )
     # The Registrar issues register (#5, R:D6) is on this system: the report lists its entries.
-    registrar_notification_record(actor=treasurer, event=event, occurred_on=day, kind="deck_or_envelope",
-                                  description="Envelope 12 found unsealed", method="email",
-                                  notified_at=timezone.now())
+    registrar_notification_record(
+        actor=treasurer,
+        event=event,
+        occurred_on=day,
+        kind="deck_or_envelope",
+        description="Envelope 12 found unsealed",
+        method="email",
+        notified_at=timezone.now(),
+    )
     report = final_report(event)
     assert report.compliance_register
     assert report.compliance_issues == [f"Problem with the deck or envelopes on {day:%Y-%m-%d}"]
@@ -143,9 +195,18 @@ def test_final_report_shows_the_financial_report_winners_and_donated_prizes(trea
     assert report.donated_total == Decimal("250.00")  # shown, not deducted
     assert report.due_on == day + datetime.timedelta(days=30)
     text = " ".join(pdf_text(final_pdf(report)).split())
-    for figure in ("2,515.00", "754.50", "Palliative care beds", "Hockey tickets", "250.00",
-                   "Ticket printing", report.due_on.isoformat(), "Draws and winners", "Compliance issues register",
-                   f"Problem with the deck or envelopes on {day:%Y-%m-%d}"):
+    for figure in (
+        "2,515.00",
+        "754.50",
+        "Palliative care beds",
+        "Hockey tickets",
+        "250.00",
+        "Ticket printing",
+        report.due_on.isoformat(),
+        "Draws and winners",
+        "Compliance issues register",
+        f"Problem with the deck or envelopes on {day:%Y-%m-%d}",
+    ):
         assert figure in text, figure
     csv = final_csv(report)
     assert f"net_proceeds,{report.net_proceeds}" in csv
@@ -158,8 +219,16 @@ def test_issued_report_is_kept_with_its_sha256_who_and_when(closed, treasurer): 
     event, _ = closed
     report = four_draw_report(event, 1)
     pdf = four_draw_pdf(report)
-    issued = report_issue(actor=treasurer, licence=event.licence, kind=ReportKind.FOUR_DRAW, file_format="pdf",
-                          content=pdf, period=1, fee=report.fee, due_on=report.due_on)
+    issued = report_issue(
+        actor=treasurer,
+        licence=event.licence,
+        kind=ReportKind.FOUR_DRAW,
+        file_format="pdf",
+        content=pdf,
+        period=1,
+        fee=report.fee,
+        due_on=report.due_on,
+    )
     issued = IssuedReport.objects.get(pk=issued.pk)
     assert issued.sha256 == hashlib.sha256(pdf).hexdigest()
     assert issued.generated_by == treasurer and issued.generated_at
@@ -200,11 +269,21 @@ def test_final_report_carries_a_copy_of_every_scanned_deposit_slip(closed, treas
     buffer = io.BytesIO()
     Image.new("RGB", (60, 30), "white").save(buffer, format="PNG")
     account = trust_account_for(event, actor=treasurer)
-    deposit_record(actor=treasurer, account=account, slip_number="DS-77", amount="795.00",
-                   deposited_on=timezone.localdate(draws[0].scheduled_at),
-                   slip_scan=SimpleUploadedFile("slip-77.png", buffer.getvalue()))
-    deposit_record(actor=treasurer, account=account, slip_number="DS-78", amount="430.00",
-                   deposited_on=timezone.localdate(draws[1].scheduled_at))
+    deposit_record(
+        actor=treasurer,
+        account=account,
+        slip_number="DS-77",
+        amount="795.00",
+        deposited_on=timezone.localdate(draws[0].scheduled_at),
+        slip_scan=SimpleUploadedFile("slip-77.png", buffer.getvalue()),
+    )
+    deposit_record(
+        actor=treasurer,
+        account=account,
+        slip_number="DS-78",
+        amount="430.00",
+        deposited_on=timezone.localdate(draws[1].scheduled_at),
+    )
     pdf = final_pdf(final_report(event))
     text = " ".join(pdf_text(pdf).split())
     assert "Annex: copies of the deposit slips" in text and "Deposit slip DS-77" in text

@@ -26,14 +26,24 @@ pytestmark = pytest.mark.django_db
 
 def _known_event(user, **overrides):
     organisation = OrganisationFactory(name="Harbourview Hospice Foundation")
-    licence = LicenceFactory(number="M-2026-117", organisation=organisation, authority_name="AGCO",
-                             sales_channel=SalesChannel.PAPER_ROLL)
-    first = timezone.make_aware(datetime.datetime.combine(
-        timezone.localdate() + datetime.timedelta(days=3), datetime.time(19, 30)))
-    kwargs = dict(actor=user, licence=licence, name="Harbourview Catch the Ace", first_draw_at=first,
-                  price_tiers=[(1, "5"), (3, "10"), (10, "20")], rounding="dollar",
-                  envelope_taken_procedure=EnvelopeTakenProcedure.NEXT_HIGHER, claim_period_days=14,
-                  draw_place="Legion Branch 6, Owen Sound", must_go_payout=MustGoPayout.SHARE_NON_ACE)
+    licence = LicenceFactory(
+        number="M-2026-117", organisation=organisation, authority_name="AGCO", sales_channel=SalesChannel.PAPER_ROLL
+    )
+    first = timezone.make_aware(
+        datetime.datetime.combine(timezone.localdate() + datetime.timedelta(days=3), datetime.time(19, 30))
+    )
+    kwargs = dict(
+        actor=user,
+        licence=licence,
+        name="Harbourview Catch the Ace",
+        first_draw_at=first,
+        price_tiers=[(1, "5"), (3, "10"), (10, "20")],
+        rounding="dollar",
+        envelope_taken_procedure=EnvelopeTakenProcedure.NEXT_HIGHER,
+        claim_period_days=14,
+        draw_place="Legion Branch 6, Owen Sound",
+        must_go_payout=MustGoPayout.SHARE_NON_ACE,
+    )
     kwargs.update(overrides)
     return event_with_draw(**kwargs)
 
@@ -47,18 +57,28 @@ def test_the_rules_of_play_pdf_holds_every_required_element(staff_user):  # R:R4
     text = _flat(pdf_text(render_pdf("pdf/rules_of_play.html", rules_of_play(event))))
     first = timezone.localtime(event.first_draw_at)
     for element in [
-        "Harbourview Hospice Foundation", "lottery licence M-2026-117",  # organisation and licence
-        "1 ticket for $5.00", "3 tickets for $10.00", "10 tickets for $20.00",  # prices
-        "every 7 days at Legion Branch 6, Owen Sound", f"Draw 1: {first:%A %B} {first.day}, {first.year} at 19:30",
-        "20% to the draw prize", "30% to the progressive jackpot", "50% to Harbourview Hospice Foundation",  # P1
+        "Harbourview Hospice Foundation",
+        "lottery licence M-2026-117",  # organisation and licence
+        "1 ticket for $5.00",
+        "3 tickets for $10.00",
+        "10 tickets for $20.00",  # prices
+        "every 7 days at Legion Branch 6, Owen Sound",
+        f"Draw 1: {first:%A %B} {first.day}, {first.year} at 19:30",
+        "20% to the draw prize",
+        "30% to the progressive jackpot",
+        "50% to Harbourview Hospice Foundation",  # P1
         "rounded down to the whole dollar",  # rounding rule
         "chooses the envelope",  # how the envelope is chosen
         "If the chosen envelope has already been opened, the next higher-numbered envelope",  # T9
-        "14 days after the draw to claim", "another winning ticket is drawn",  # T8
-        "video recorded", "720p", "at least 30 days",  # D4
+        "14 days after the draw to claim",
+        "another winning ticket is drawn",  # T8
+        "video recorded",
+        "720p",
+        "at least 30 days",  # D4
         "held in the lottery trust account for at least six months",  # unclaimed prizes  R:P5
         "paid in Canadian funds by cheque or electronic transfer",  # R:P3
-        "must-go draw", "share the draw prize equally",  # P7
+        "must-go draw",
+        "share the draw prize equally",  # P7
         "no early-bird or consolation prizes",  # P2
         "ConnexOntario 1-866-531-2600",  # T10
     ]:
@@ -85,8 +105,13 @@ def test_the_rules_of_play_page_is_public_and_links_the_pdf(client, staff_user):
 
 def test_the_rules_can_change_before_the_first_sale_but_not_after(staff_user):  # R:R4
     event = _known_event(staff_user)
-    services.event_update_rules(actor=staff_user, event=event, claim_period_days=30,
-                                must_go_payout=MustGoPayout.FINAL_WINNER, price_tiers=[(1, "10")])
+    services.event_update_rules(
+        actor=staff_user,
+        event=event,
+        claim_period_days=30,
+        must_go_payout=MustGoPayout.FINAL_WINNER,
+        price_tiers=[(1, "10")],
+    )
     event = Event.objects.get(pk=event.pk)
     assert event.claim_period_days == 30 and event.must_go_payout == MustGoPayout.FINAL_WINNER
     assert [(t.quantity, t.price) for t in event.price_tiers.all()] == [(1, 10)]
@@ -100,26 +125,41 @@ def test_the_rules_can_change_before_the_first_sale_but_not_after(staff_user):  
 def test_a_bingo_event_sells_stub_tickets_only(staff_user):  # R:T12
     licence = LicenceFactory(sales_channel=SalesChannel.PAPER_ROLL)
     with pytest.raises(RaffleError, match="stub tickets only"):
-        event_with_draw(actor=staff_user, licence=licence, revenue_model=RevenueModel.BINGO,
-                        draw_place="Delta Bingo, Kingston")
+        event_with_draw(
+            actor=staff_user, licence=licence, revenue_model=RevenueModel.BINGO, draw_place="Delta Bingo, Kingston"
+        )
     with pytest.raises(RaffleError, match="Name the bingo hall"):
-        event_with_draw(actor=staff_user, licence=LicenceFactory(sales_channel=SalesChannel.PAPER_STUB),
-                        revenue_model=RevenueModel.BINGO)
+        event_with_draw(
+            actor=staff_user,
+            licence=LicenceFactory(sales_channel=SalesChannel.PAPER_STUB),
+            revenue_model=RevenueModel.BINGO,
+        )
     assert not Event.objects.exists()
 
 
 def _selling_bingo_draw(user):
-    event = event_with_draw(actor=user, licence=LicenceFactory(sales_channel=SalesChannel.PAPER_STUB),
-                            revenue_model=RevenueModel.BINGO, draw_place="Delta Bingo, Kingston",
-                            must_go_payout=MustGoPayout.SHARE_ALL)
+    event = event_with_draw(
+        actor=user,
+        licence=LicenceFactory(sales_channel=SalesChannel.PAPER_STUB),
+        revenue_model=RevenueModel.BINGO,
+        draw_place="Delta Bingo, Kingston",
+        must_go_payout=MustGoPayout.SHARE_ALL,
+    )
     services.event_submit_rules(actor=user, event=event, submitted_on=timezone.localdate())
     return services.draw_open_sales(actor=user, draw=event.draws.get(number=1))
 
 
 def _stub(draw, user, serial, **kwargs):
-    return services.ticket_sell(actor=user, draw=draw, tier_quantity=1, serials=[serial],
-                                purchaser_name="Pat Buyer", purchaser_contact="613-555-0100",
-                                envelope_pick=7, **kwargs)
+    return services.ticket_sell(
+        actor=user,
+        draw=draw,
+        tier_quantity=1,
+        serials=[serial],
+        purchaser_name="Pat Buyer",
+        purchaser_contact="613-555-0100",
+        envelope_pick=7,
+        **kwargs,
+    )
 
 
 def test_a_bingo_event_sells_stubs_inside_its_hall_and_nothing_else(staff_user):  # R:T12
@@ -127,8 +167,7 @@ def test_a_bingo_event_sells_stubs_inside_its_hall_and_nothing_else(staff_user):
     with pytest.raises(RaffleError, match="stub tickets only; issue a book") as refused:
         services.roll_issue(actor=staff_user, draw=draw, seller_name="Sam", first_serial=1, last_serial=100)
     assert refused.value.rule == "T12"
-    services.roll_issue(actor=staff_user, draw=draw, seller_name="Sam", first_serial=1, last_serial=100,
-                        kind="book")
+    services.roll_issue(actor=staff_user, draw=draw, seller_name="Sam", first_serial=1, last_serial=100, kind="book")
     sale = _stub(draw, staff_user, "1", place="delta bingo,  Kingston")
     assert sale.channel == SalesChannel.PAPER_STUB
     assert AuditEntry.objects.filter(action="raffle.ticket.sell").get().data["place"] == "Delta Bingo, Kingston"
@@ -139,13 +178,19 @@ def test_a_bingo_event_sells_stubs_inside_its_hall_and_nothing_else(staff_user):
 
 def test_the_sales_page_of_a_bingo_event_asks_that_the_sale_is_inside_the_hall(staff_user, client):  # R:T12
     draw = _selling_bingo_draw(staff_user)
-    services.roll_issue(actor=staff_user, draw=draw, seller_name="Sam", first_serial=1, last_serial=100,
-                        kind="book")
+    services.roll_issue(actor=staff_user, draw=draw, seller_name="Sam", first_serial=1, last_serial=100, kind="book")
     client.force_login(UserFactory(is_superuser=True))
     url = reverse("sales_sell", args=[draw.pk])
     assert "This sale is made inside Delta Bingo, Kingston" in client.get(url).content.decode()
-    sale = {"purchaser_name": "Lou", "purchaser_contact": "lou@example.org", "tier": 1, "units": 1,
-            "envelope_pick": 9, "device": "Sam", "serials": "1"}
+    sale = {
+        "purchaser_name": "Lou",
+        "purchaser_contact": "lou@example.org",
+        "tier": 1,
+        "units": 1,
+        "envelope_pick": 9,
+        "device": "Sam",
+        "serials": "1",
+    }
     refused = client.post(url, sale).content.decode()
     assert "sold inside Delta Bingo, Kingston only: tick the box" in refused and not Sale.objects.exists()
     client.post(url, {**sale, "inside_hall": "on"})
@@ -158,17 +203,36 @@ def test_a_bingo_event_amended_to_electronic_still_sells_stubs_only(staff_user):
 
     draw = _selling_bingo_draw(staff_user)
     today = timezone.localdate()
-    amendment = licence_amend_channel(actor=staff_user, licence=draw.event.licence,
-                                      to_channel=SalesChannel.ELECTRONIC, notice_given_on=today,
-                                      effective_on=today + datetime.timedelta(days=14))
+    amendment = licence_amend_channel(
+        actor=staff_user,
+        licence=draw.event.licence,
+        to_channel=SalesChannel.ELECTRONIC,
+        notice_given_on=today,
+        effective_on=today + datetime.timedelta(days=14),
+    )
     licence_amendment_approve(actor=staff_user, amendment=amendment, approved_on=today)
     draw.refresh_from_db()
-    for sell in (lambda: services.ticket_sell(actor=staff_user, draw=draw, tier_quantity=1, device="POS-1",
-                                              purchaser_name="Pat", purchaser_contact="613-555-0100",
-                                              envelope_pick=7),
-                 lambda: services.tickets_import(actor=staff_user, draw=draw, device="POS-1", lines=[
-                     services.SaleLine(tier_quantity=1, purchaser_name="Pat", purchaser_contact="613-555-0100",
-                                       envelope_pick=7)])):
+    for sell in (
+        lambda: services.ticket_sell(
+            actor=staff_user,
+            draw=draw,
+            tier_quantity=1,
+            device="POS-1",
+            purchaser_name="Pat",
+            purchaser_contact="613-555-0100",
+            envelope_pick=7,
+        ),
+        lambda: services.tickets_import(
+            actor=staff_user,
+            draw=draw,
+            device="POS-1",
+            lines=[
+                services.SaleLine(
+                    tier_quantity=1, purchaser_name="Pat", purchaser_contact="613-555-0100", envelope_pick=7
+                )
+            ],
+        ),
+    ):
         with pytest.raises(RaffleError, match="bingo revenue model event: it sells stub tickets only") as refused:
             sell()
         assert refused.value.rule == "T12"
@@ -176,8 +240,12 @@ def test_a_bingo_event_amended_to_electronic_still_sells_stubs_only(staff_user):
 
 
 def test_a_bingo_event_cannot_start_without_an_exit_strategy_submitted_for_review(staff_user):  # R:T12
-    event = event_with_draw(actor=staff_user, licence=LicenceFactory(sales_channel=SalesChannel.PAPER_STUB),
-                            revenue_model=RevenueModel.BINGO, draw_place="Delta Bingo, Kingston")
+    event = event_with_draw(
+        actor=staff_user,
+        licence=LicenceFactory(sales_channel=SalesChannel.PAPER_STUB),
+        revenue_model=RevenueModel.BINGO,
+        draw_place="Delta Bingo, Kingston",
+    )
     assert event.must_go_payout == ""
     draw = event.draws.get(number=1)
     with pytest.raises(RaffleError, match="no exit strategy"):
@@ -189,8 +257,7 @@ def test_a_bingo_event_cannot_start_without_an_exit_strategy_submitted_for_revie
         services.draw_open_sales(actor=staff_user, draw=draw)
     services.event_submit_rules(actor=staff_user, event=event, submitted_on=timezone.localdate())
     assert services.draw_open_sales(actor=staff_user, draw=draw).state == DrawState.SELLING
-    text = _flat(" ".join(p for s in rules_of_play(Event.objects.get(pk=event.pk))["sections"]
-                          for p in s.paragraphs))
+    text = _flat(" ".join(p for s in rules_of_play(Event.objects.get(pk=event.pk))["sections"] for p in s.paragraphs))
     assert "stub tickets only, sold only inside Delta Bingo, Kingston" in text
 
 

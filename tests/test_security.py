@@ -25,6 +25,7 @@ def two_factor_on(settings):
 
 # --- two-factor ---------------------------------------------------------------
 
+
 @pytest.mark.django_db
 def test_treasurer_without_authenticator_enrols_then_reaches_the_page(client, two_factor_on):
     treasurer = user_with_role(roles.TREASURER)
@@ -60,13 +61,14 @@ def test_wrong_enrolment_code_is_refused_and_nothing_is_confirmed(client, two_fa
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("token", ["", "12ab56", "1" * 40])
-def test_enrolment_code_that_is_empty_letters_or_too_long_gets_a_clear_message(client, two_factor_on,
-                                                                              token):
+def test_enrolment_code_that_is_empty_letters_or_too_long_gets_a_clear_message(client, two_factor_on, token):
     client.force_login(user_with_role(roles.ADMINISTRATOR))
     response = client.post(reverse("two_factor_setup"), {"token": token})
     assert response.status_code == 200
-    assert any(message in response.text for message in (
-        "This field is required", "Enter the digits shown", "Ensure this value has at most"))
+    assert any(
+        message in response.text
+        for message in ("This field is required", "Enter the digits shown", "Ensure this value has at most")
+    )
 
 
 @pytest.mark.django_db
@@ -93,8 +95,9 @@ def test_verify_never_sends_the_user_to_another_site(client, two_factor_on):
     user = user_with_role(roles.TREASURER)
     device = TOTPDevice.objects.create(user=user, name="phone", confirmed=True)
     client.force_login(user)
-    response = client.post(reverse("two_factor_verify"),
-                           {"token": current_code(device), "next": "https://evil.example/steal"})
+    response = client.post(
+        reverse("two_factor_verify"), {"token": current_code(device), "next": "https://evil.example/steal"}
+    )
     assert response["Location"] == reverse("home")
 
 
@@ -141,14 +144,14 @@ def test_admin_never_shows_an_authenticators_secret(client, settings):
 
 # --- lockout -----------------------------------------------------------------
 
+
 @pytest.fixture
 def axes_on(settings):
     settings.AXES_ENABLED = True
 
 
 def sign_in(client, username, password, ip="198.51.100.10"):
-    return client.post(reverse("login"), {"username": username, "password": password},
-                       REMOTE_ADDR=ip)
+    return client.post(reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=ip)
 
 
 @pytest.mark.django_db
@@ -179,6 +182,7 @@ def test_a_successful_sign_in_clears_the_failures(client, axes_on):
 
 # --- passwords and sessions -----------------------------------------------------
 
+
 @pytest.mark.parametrize("password", ["short-pw1", "password1234", "123456789012345"])
 def test_weak_passwords_are_refused(password):
     with pytest.raises(ValidationError):
@@ -198,9 +202,9 @@ def test_sessions_expire_and_their_cookies_are_not_readable_by_scripts(settings)
 
 # --- the roles' record permissions --------------------------------------------
 
+
 def _perms(role):
-    return set(Group.objects.get(name=role).permissions.values_list(
-        "content_type__app_label", "codename"))
+    return set(Group.objects.get(name=role).permissions.values_list("content_type__app_label", "codename"))
 
 
 @pytest.mark.django_db
@@ -220,17 +224,19 @@ def test_only_the_administrator_manages_users_and_only_draw_staff_run_draws():
         perms = _perms(role)
         assert (("auth", "change_user") in perms) == (role == roles.ADMINISTRATOR)
         assert (("raffle", "change_draw") in perms) == (role == roles.DRAW_STAFF)
-        assert not any(codename.startswith("delete_") and app in roles.OUR_APPS
-                       for app, codename in perms), role
+        assert not any(codename.startswith("delete_") and app in roles.OUR_APPS for app, codename in perms), role
 
 
 # --- the matrix machinery itself fails loudly -------------------------------------
 
+
 def _doc(tmp_path, rows):
     path = tmp_path / "roles.md"
-    path.write_text("<!-- matrix:start -->\n"
-                    "| page | anonymous | seller | draw staff | treasurer | auditor | administrator |\n"
-                    "|---|---|---|---|---|---|---|\n" + rows + "<!-- matrix:end -->\n")
+    path.write_text(
+        "<!-- matrix:start -->\n"
+        "| page | anonymous | seller | draw staff | treasurer | auditor | administrator |\n"
+        "|---|---|---|---|---|---|---|\n" + rows + "<!-- matrix:end -->\n"
+    )
     return path
 
 
@@ -254,20 +260,29 @@ def test_matrix_first_matching_pattern_wins():
 
 # --- managing users in the records ------------------------------------------------
 
+
 @pytest.mark.django_db
-def test_administrator_gives_a_role_and_records_access_follows_it_in_the_audit_trail(client,
-                                                                                     settings):
+def test_administrator_gives_a_role_and_records_access_follows_it_in_the_audit_trail(client, settings):
     # R:D7 administrative access changes are logged; R:L14 users are never deleted.
     settings.REQUIRE_2FA_ROLES = []
     administrator = user_with_role(roles.ADMINISTRATOR)
     volunteer = UserFactory(username="robin")
     client.force_login(administrator)
     auditor_group = Group.objects.get(name=roles.AUDITOR)
-    response = client.post(reverse("admin:auth_user_change", args=[volunteer.pk]), {
-        "username": "robin", "first_name": "Robin", "last_name": "", "email": "",
-        "is_active": "on", "is_superuser": "on", "groups": [auditor_group.pk],
-        "date_joined_0": "2026-01-01", "date_joined_1": "10:00:00",
-    })
+    response = client.post(
+        reverse("admin:auth_user_change", args=[volunteer.pk]),
+        {
+            "username": "robin",
+            "first_name": "Robin",
+            "last_name": "",
+            "email": "",
+            "is_active": "on",
+            "is_superuser": "on",
+            "groups": [auditor_group.pk],
+            "date_joined_0": "2026-01-01",
+            "date_joined_1": "10:00:00",
+        },
+    )
     assert response.status_code == 302, response.context["adminform"].form.errors
     volunteer.refresh_from_db()
     assert not volunteer.is_superuser  # an administrator cannot make a superuser
@@ -276,11 +291,20 @@ def test_administrator_gives_a_role_and_records_access_follows_it_in_the_audit_t
     assert entry.data == {"before": [], "after": [roles.AUDITOR]}
     # R:E3 R:L12 R:L13 a treasurer without a bona fide member record is flagged.
     treasurer_group = Group.objects.get(name=roles.TREASURER)
-    flagged = client.post(reverse("admin:auth_user_change", args=[volunteer.pk]), {
-        "username": "robin", "first_name": "Robin", "last_name": "", "email": "",
-        "is_active": "on", "groups": [treasurer_group.pk],
-        "date_joined_0": "2026-01-01", "date_joined_1": "10:00:00",
-    }, follow=True)
+    flagged = client.post(
+        reverse("admin:auth_user_change", args=[volunteer.pk]),
+        {
+            "username": "robin",
+            "first_name": "Robin",
+            "last_name": "",
+            "email": "",
+            "is_active": "on",
+            "groups": [treasurer_group.pk],
+            "date_joined_0": "2026-01-01",
+            "date_joined_1": "10:00:00",
+        },
+        follow=True,
+    )
     assert "has no bona fide member record" in flagged.text
     assert "Robin" in client.get(reverse("admin:auth_user_changelist")).text
     delete = client.post(reverse("admin:auth_user_delete", args=[volunteer.pk]), {"post": "yes"})

@@ -24,8 +24,9 @@ def test_a_seed_over_10000_without_a_letter_of_credit_is_refused_and_nothing_is_
 
 
 def test_a_seed_over_10000_with_its_letter_of_credit_is_recorded(staff_user):  # R:P6
-    event = event_with_draw(actor=staff_user, seed_jackpot="25000",
-                            seed_letter_of_credit="Meridian Credit Union SLC-2026-0042")
+    event = event_with_draw(
+        actor=staff_user, seed_jackpot="25000", seed_letter_of_credit="Meridian Credit Union SLC-2026-0042"
+    )
     assert event.jackpot == Decimal("25000.00")
     assert event.seed_letter_of_credit == "Meridian Credit Union SLC-2026-0042"
 
@@ -35,5 +36,10 @@ def test_the_seed_cannot_be_changed_after_set_up(staff_user):  # R:P6
 
     event = event_with_draw(actor=staff_user)
     with pytest.raises(RaffleError, match="already has its event"):
-        event_setup(actor=staff_user, licence=event.licence, name="again", first_draw_at=event.first_draw_at,
-                    seed_jackpot="5000")
+        event_setup(
+            actor=staff_user,
+            licence=event.licence,
+            name="again",
+            first_draw_at=event.first_draw_at,
+            seed_jackpot="5000",
+        )

@@ -35,8 +35,9 @@ def roll_draw(staff_user):
 def stub_draw(staff_user):
     event = _event(SalesChannel.PAPER_STUB, staff_user)
     draw = services.draw_open_sales(actor=staff_user, draw=event.draws.get(number=1))
-    services.roll_issue(actor=staff_user, draw=draw, seller_name="Jo Seller", first_serial=5001,
-                        last_serial=5100, kind="book")
+    services.roll_issue(
+        actor=staff_user, draw=draw, seller_name="Jo Seller", first_serial=5001, last_serial=5100, kind="book"
+    )
     return draw
 
 
@@ -47,8 +48,13 @@ def e_draw(staff_user):
 
 
 def _e_sale(draw, actor, **kwargs):
-    values = {"tier_quantity": 1, "purchaser_name": "Ann Buyer", "purchaser_contact": "519-555-0101",
-              "envelope_pick": 10, "device": "POS-1"}
+    values = {
+        "tier_quantity": 1,
+        "purchaser_name": "Ann Buyer",
+        "purchaser_contact": "519-555-0101",
+        "envelope_pick": 10,
+        "device": "POS-1",
+    }
     values.update(kwargs)
     return services.ticket_sell(actor=actor, draw=draw, **values)
 
@@ -59,19 +65,20 @@ def _nothing_changed(draw, tickets=0):
 
 # --- T3: serials unique across every draw of a licence --------------------------------------------
 
+
 def test_the_database_refuses_a_duplicate_serial_in_another_draw_of_the_licence(roll_draw, staff_user):  # R:T3
     run_draw(roll_draw, actor=staff_user, sales="10")
     ticket = Ticket.objects.filter(draw=roll_draw).first()
     second = roll_draw.event.draws.get(number=2)
     second = services.draw_open_sales(actor=staff_user, draw=second)
     with pytest.raises(IntegrityError), transaction.atomic():
-        Ticket.objects.create(licence_id=ticket.licence_id, draw=second, sale=ticket.sale, serial=ticket.serial,
-                              seq=99)
+        Ticket.objects.create(licence_id=ticket.licence_id, draw=second, sale=ticket.sale, serial=ticket.serial, seq=99)
 
 
 def test_the_same_serial_under_another_licence_is_allowed(roll_draw, staff_user):  # R:T3
-    other = services.draw_open_sales(actor=staff_user,
-                                     draw=_event(SalesChannel.PAPER_ROLL, staff_user).draws.get(number=1))
+    other = services.draw_open_sales(
+        actor=staff_user, draw=_event(SalesChannel.PAPER_ROLL, staff_user).draws.get(number=1)
+    )
     for draw in (roll_draw, other):
         roll = services.roll_issue(actor=staff_user, draw=draw, seller_name="Jo", first_serial=1, last_serial=10)
         services.roll_return(actor=staff_user, roll=roll, first_unsold=2, tier_counts={1: 1})
@@ -88,9 +95,11 @@ def test_an_overlapping_roll_is_refused_even_for_a_later_draw(roll_draw, staff_u
 
 # --- Rolls: issued to a named seller, unsold part returned, reconciled (T7, L13, T2) --------------
 
+
 def test_a_returned_roll_records_the_sold_serials_in_tiers(roll_draw, staff_user):  # R:T7
-    roll = services.roll_issue(actor=staff_user, draw=roll_draw, seller_name="Jo Seller",
-                               first_serial=1000, last_serial=1099)
+    roll = services.roll_issue(
+        actor=staff_user, draw=roll_draw, seller_name="Jo Seller", first_serial=1000, last_serial=1099
+    )
     sales = services.roll_return(actor=staff_user, roll=roll, first_unsold=1013, tier_counts={1: 4, 3: 3})
     assert sum(s.amount for s in sales) == Decimal("50.00")  # 4 x $5 + 3 x $10
     serials = list(Ticket.objects.filter(draw=roll_draw).order_by("seq").values_list("serial", flat=True))
@@ -124,32 +133,39 @@ def test_a_roll_needs_a_named_seller_and_nobody_gets_commission(roll_draw, staff
 
 # --- Stub and electronic sales: purchaser, envelope pick, tiers, device (T9, T11, T1) -------------
 
+
 def test_a_tier_sale_produces_several_serials(e_draw, staff_user):  # R:T1
     sale = _e_sale(e_draw, staff_user, tier_quantity=3, units=2)
     assert sale.ticket_count == 6 and sale.amount == Decimal("20.00")
-    assert list(sale.tickets.order_by("seq").values_list("serial", flat=True)) == [
-        f"E001-{n:07d}" for n in range(1, 7)]
+    assert list(sale.tickets.order_by("seq").values_list("serial", flat=True)) == [f"E001-{n:07d}" for n in range(1, 7)]
 
 
 def test_an_electronic_sale_records_purchaser_pick_device_and_time(e_draw, staff_user):  # R:T9 R:T11
     sale = _e_sale(e_draw, staff_user, envelope_pick=17)
     assert (sale.purchaser_name, sale.purchaser_contact, sale.envelope_pick, sale.device) == (
-        "Ann Buyer", "519-555-0101", 17, "POS-1")
+        "Ann Buyer",
+        "519-555-0101",
+        17,
+        "POS-1",
+    )
     assert abs((timezone.now() - sale.sold_at).total_seconds()) < 60
     assert AuditEntry.objects.filter(action="raffle.ticket.sell", object_id=str(sale.pk)).exists()
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"tier_quantity": 0}, "at least 1"),
-    ({"tier_quantity": -3}, "at least 1"),
-    ({"units": 0}, "at least 1"),
-    ({"tier_quantity": 7}, "no price for 7"),
-    ({"tier_quantity": "two"}, "whole number"),
-    ({"purchaser_name": ""}, "purchaser's name"),
-    ({"envelope_pick": None}, "which sealed envelope"),
-    ({"envelope_pick": 53}, "1 to 52"),
-    ({"device": ""}, "point-of-sale device"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"tier_quantity": 0}, "at least 1"),
+        ({"tier_quantity": -3}, "at least 1"),
+        ({"units": 0}, "at least 1"),
+        ({"tier_quantity": 7}, "no price for 7"),
+        ({"tier_quantity": "two"}, "whole number"),
+        ({"purchaser_name": ""}, "purchaser's name"),
+        ({"envelope_pick": None}, "which sealed envelope"),
+        ({"envelope_pick": 53}, "1 to 52"),
+        ({"device": ""}, "point-of-sale device"),
+    ],
+)
 def test_bad_sale_input_is_refused_and_changes_nothing(e_draw, staff_user, kwargs, message):  # R:T9 R:T11
     with pytest.raises(RaffleError, match=message):
         _e_sale(e_draw, staff_user, **kwargs)
@@ -199,6 +215,7 @@ def test_nothing_is_sold_before_sales_open_or_after_they_close(staff_user):  # R
 
 # --- Voids and reprints (T11) ----------------------------------------------------------------------
 
+
 def test_a_void_is_recorded_with_its_reason_and_neither_counts_nor_deletes(e_draw, staff_user):  # R:T11
     kept = _e_sale(e_draw, staff_user, tier_quantity=3)
     voided = _e_sale(e_draw, staff_user)
@@ -220,8 +237,17 @@ def test_the_ticket_pdf_carries_what_t10_and_t11_require_and_reprints_say_so(e_d
     client.force_login(UserFactory(is_superuser=True))
     url = reverse("sale_ticket_pdf", args=[sale.pk])
     first = pdf_text(client.post(url).content)
-    for expected in ["POS-1", "E001-0000001", "E001-0000003", "3 for $10.00", "Draw 1",
-                     e_draw.scheduled_at.strftime("%Y"), "1-866-531-2600", "Ann Buyer", "31"]:
+    for expected in [
+        "POS-1",
+        "E001-0000001",
+        "E001-0000003",
+        "3 for $10.00",
+        "Draw 1",
+        e_draw.scheduled_at.strftime("%Y"),
+        "1-866-531-2600",
+        "Ann Buyer",
+        "31",
+    ]:
         assert expected in first, expected
     assert "REPRINT" not in first
     second = pdf_text(client.post(url).content)
@@ -234,17 +260,29 @@ def test_the_ticket_pdf_carries_what_t10_and_t11_require_and_reprints_say_so(e_d
 def test_the_staff_sales_page_sells_and_shows_the_sale(e_draw, client):  # R:T9
     seller = UserFactory()
     from django.contrib.auth.models import Group
+
     seller.groups.add(Group.objects.get(name="seller"))
     client.force_login(seller)
     url = reverse("sales_sell", args=[e_draw.pk])
     page = client.get(url).content.decode()
     assert '<label for="id_purchaser_name">' in page and "Envelope 52" in page
-    response = client.post(url, {"purchaser_name": "Bo Buyer", "purchaser_contact": "bo@example.org",
-                                 "tier": 3, "units": 1, "envelope_pick": 5, "device": "Tablet 2"}, follow=True)
+    response = client.post(
+        url,
+        {
+            "purchaser_name": "Bo Buyer",
+            "purchaser_contact": "bo@example.org",
+            "tier": 3,
+            "units": 1,
+            "envelope_pick": 5,
+            "device": "Tablet 2",
+        },
+        follow=True,
+    )
     assert "Sold 3 ticket(s) for $10.00" in response.content.decode()
     assert Sale.objects.get().sold_by == seller
-    refused = client.post(url, {"purchaser_name": "Bo", "purchaser_contact": "x", "tier": 3, "units": 1,
-                                "envelope_pick": 5, "device": ""})
+    refused = client.post(
+        url, {"purchaser_name": "Bo", "purchaser_contact": "x", "tier": 3, "units": 1, "envelope_pick": 5, "device": ""}
+    )
     assert "point-of-sale" in refused.content.decode() or "required" in refused.content.decode()
 
 
@@ -254,6 +292,7 @@ def test_the_sales_page_needs_a_sales_role(e_draw, client):
 
 
 # --- Sales close on the tickets (P1, T11, T7) -----------------------------------------------------
+
 
 def test_sales_close_on_the_tickets_total_and_a_counted_difference_is_refused(roll_draw, staff_user):  # R:T11
     sell_tickets(roll_draw, actor=staff_user, sales="795")
@@ -302,7 +341,8 @@ def test_every_ticket_changelist_opens(client, model, staff_user):
 
 
 def test_the_ticket_admin_finds_a_serial_exactly_in_a_fixed_number_of_queries(
-        roll_draw, staff_user, client, django_assert_max_num_queries):  # R:T3
+    roll_draw, staff_user, client, django_assert_max_num_queries
+):  # R:T3
     sell_tickets(roll_draw, actor=staff_user, sales="100")
     client.force_login(UserFactory(is_staff=True, is_superuser=True))
     # Besides the page's own queries, every signed-in request asks whether the
@@ -325,8 +365,9 @@ def test_the_rolls_page_issues_and_returns_a_roll(roll_draw, client):  # R:T7 R:
     roll = TicketRoll.objects.get()
     refused = client.post(url, {"action": "return", "roll": roll.pk, "first_unsold": 510, "tier_1": 2, "tier_3": 1})
     assert "add up to 5" in refused.content.decode()
-    response = client.post(url, {"action": "return", "roll": roll.pk, "first_unsold": 510, "tier_1": 1, "tier_3": 3},
-                           follow=True)
+    response = client.post(
+        url, {"action": "return", "roll": roll.pk, "first_unsold": 510, "tier_1": 1, "tier_3": 3}, follow=True
+    )
     assert "10 tickets sold, $35.00 recorded" in response.content.decode()
     assert Ticket.objects.filter(draw=roll_draw).count() == 10
 
@@ -357,24 +398,41 @@ def test_stub_books_are_issued_from_the_books_page_and_stubs_sold_on_the_sales_p
     books = reverse("sales_rolls", args=[stub_draw.pk])
     client.post(books, {"action": "issue", "seller_name": "Kim", "first_serial": 7001, "last_serial": 7050})
     assert TicketRoll.objects.get(first_serial=7001).kind == "book"
-    response = client.post(reverse("sales_sell", args=[stub_draw.pk]), {
-        "purchaser_name": "Lou", "purchaser_contact": "lou@example.org", "tier": 1, "units": 1,
-        "envelope_pick": 9, "device": "Kim", "serials": "7001"}, follow=True)
+    response = client.post(
+        reverse("sales_sell", args=[stub_draw.pk]),
+        {
+            "purchaser_name": "Lou",
+            "purchaser_contact": "lou@example.org",
+            "tier": 1,
+            "units": 1,
+            "envelope_pick": 9,
+            "device": "Kim",
+            "serials": "7001",
+        },
+        follow=True,
+    )
     assert "Sold 1 ticket(s) for $5.00" in response.content.decode()
     assert "Books of stubs" in client.get(books).content.decode()
 
 
 # --- L5: an approved paper-to-electronic amendment applies from its effective day ----------------
 
+
 def _amended_to_electronic(staff_user, first_draw_in_days):
     from licensing.services import licence_amend_channel, licence_amendment_approve
 
-    event = _event(SalesChannel.PAPER_STUB, staff_user,
-                   first_draw_at=timezone.now() + datetime.timedelta(days=first_draw_in_days))
+    event = _event(
+        SalesChannel.PAPER_STUB, staff_user, first_draw_at=timezone.now() + datetime.timedelta(days=first_draw_in_days)
+    )
     draw = services.draw_open_sales(actor=staff_user, draw=event.draws.get(number=1))
     today = timezone.localdate()
-    amendment = licence_amend_channel(actor=staff_user, licence=event.licence, to_channel=SalesChannel.ELECTRONIC,
-                                      notice_given_on=today, effective_on=today + datetime.timedelta(days=14))
+    amendment = licence_amend_channel(
+        actor=staff_user,
+        licence=event.licence,
+        to_channel=SalesChannel.ELECTRONIC,
+        notice_given_on=today,
+        effective_on=today + datetime.timedelta(days=14),
+    )
     licence_amendment_approve(actor=staff_user, amendment=amendment, approved_on=today)
     return amendment, Draw.objects.select_related("event__licence").get(pk=draw.pk)
 
@@ -382,17 +440,26 @@ def _amended_to_electronic(staff_user, first_draw_in_days):
 def test_a_draw_before_the_amendments_effective_day_keeps_selling_stubs_not_electronic(staff_user):  # R:L5
     amendment, draw = _amended_to_electronic(staff_user, first_draw_in_days=1)
     assert draw_sales_channel(draw) == SalesChannel.PAPER_STUB
-    with pytest.raises(RaffleError, match=f"before the amendment to electronic.*takes effect on "
-                                          f"{amendment.effective_on:%Y-%m-%d}") as refused:
+    with pytest.raises(
+        RaffleError, match=f"before the amendment to electronic.*takes effect on {amendment.effective_on:%Y-%m-%d}"
+    ) as refused:
         _e_sale(draw, staff_user)
     assert refused.value.rule == "L5"
     with pytest.raises(RaffleError, match="before the amendment"):
-        services.tickets_import(actor=staff_user, draw=draw, device="POS-1", lines=[
-            services.SaleLine(tier_quantity=1, purchaser_name="Ann", purchaser_contact="519-555-0101",
-                              envelope_pick=10)])
+        services.tickets_import(
+            actor=staff_user,
+            draw=draw,
+            device="POS-1",
+            lines=[
+                services.SaleLine(
+                    tier_quantity=1, purchaser_name="Ann", purchaser_contact="519-555-0101", envelope_pick=10
+                )
+            ],
+        )
     _nothing_changed(draw)
-    services.roll_issue(actor=staff_user, draw=draw, seller_name="Jo Seller", first_serial=7001,
-                        last_serial=7100, kind="book")
+    services.roll_issue(
+        actor=staff_user, draw=draw, seller_name="Jo Seller", first_serial=7001, last_serial=7100, kind="book"
+    )
     sale = _e_sale(draw, staff_user, serials=["7001"], device="")
     assert sale.channel == SalesChannel.PAPER_STUB and sale.tickets.get().serial == "7001"
 

@@ -20,8 +20,15 @@ def test_concurrent_electronic_sales_never_duplicate_a_serial_nor_lose_a_sale():
 
     def sell(i):
         for _ in range(SALES_EACH):
-            services.ticket_sell(actor=user, draw=draw, tier_quantity=3, purchaser_name=f"Buyer {i}",
-                                 purchaser_contact="519-555-0199", envelope_pick=1 + i, device=f"POS-{i}")
+            services.ticket_sell(
+                actor=user,
+                draw=draw,
+                tier_quantity=3,
+                purchaser_name=f"Buyer {i}",
+                purchaser_contact="519-555-0199",
+                envelope_pick=1 + i,
+                device=f"POS-{i}",
+            )
         return i
 
     results = _race(SELLERS, sell)
@@ -41,9 +48,18 @@ def test_two_sellers_typing_the_same_stub_serial_at_once_give_exactly_one_sale()
     draw = services.draw_open_sales(actor=user, draw=event.draws.get(number=1))
     services.roll_issue(actor=user, draw=draw, seller_name="Jo", first_serial=1, last_serial=100, kind="book")
 
-    results = _race(2, lambda i: services.ticket_sell(
-        actor=user, draw=draw, tier_quantity=1, serials=["42"], purchaser_name=f"Buyer {i}",
-        purchaser_contact="x", envelope_pick=5))
+    results = _race(
+        2,
+        lambda i: services.ticket_sell(
+            actor=user,
+            draw=draw,
+            tier_quantity=1,
+            serials=["42"],
+            purchaser_name=f"Buyer {i}",
+            purchaser_contact="x",
+            envelope_pick=5,
+        ),
+    )
 
     assert sorted(kind for kind, _ in results) == ["ok", "refused"], results
     assert "already sold" in next(message for kind, message in results if kind == "refused")
@@ -55,14 +71,22 @@ def test_a_sale_racing_the_close_either_counts_or_is_refused():  # R:T4 R:P1
     user = UserFactory()
     event = event_with_draw(actor=user, licence=LicenceFactory(sales_channel=SalesChannel.ELECTRONIC))
     draw = services.draw_open_sales(actor=user, draw=event.draws.get(number=1))
-    services.ticket_sell(actor=user, draw=draw, tier_quantity=1, purchaser_name="A", purchaser_contact="a",
-                         envelope_pick=1, device="POS")
+    services.ticket_sell(
+        actor=user, draw=draw, tier_quantity=1, purchaser_name="A", purchaser_contact="a", envelope_pick=1, device="POS"
+    )
 
     def work(i):
         if i == 0:
             return services.draw_close_sales(actor=user, draw=draw)
-        return services.ticket_sell(actor=user, draw=draw, tier_quantity=3, purchaser_name="B",
-                                    purchaser_contact="b", envelope_pick=2, device="POS")
+        return services.ticket_sell(
+            actor=user,
+            draw=draw,
+            tier_quantity=3,
+            purchaser_name="B",
+            purchaser_contact="b",
+            envelope_pick=2,
+            device="POS",
+        )
 
     results = _race(2, work)
     draw.refresh_from_db()

@@ -36,13 +36,17 @@ def _announced(event, actor, sales="50", **kwargs):
 
 # --- Paper: the serial from the container, typed twice (D2, T4) -----------------------------------
 
-@pytest.mark.parametrize("serial, again, message", [
-    ("100001", "100002", "do not match"),
-    ("100001", None, "do not match"),
-    ("999999", "999999", "never sold"),
-    ("", "", "Type the winning ticket's serial"),
-    ("12;DROP", "12;DROP", "not a ticket serial"),
-])
+
+@pytest.mark.parametrize(
+    "serial, again, message",
+    [
+        ("100001", "100002", "do not match"),
+        ("100001", None, "do not match"),
+        ("999999", "999999", "never sold"),
+        ("", "", "Type the winning ticket's serial"),
+        ("12;DROP", "12;DROP", "not a ticket serial"),
+    ],
+)
 def test_a_bad_paper_winning_serial_is_refused_and_changes_nothing(staff_user, serial, again, message):  # R:D2
     draw = _announced(_event(SalesChannel.PAPER_ROLL, staff_user), staff_user)
     with pytest.raises(RaffleError, match=message):
@@ -64,10 +68,18 @@ def test_a_paper_winner_must_be_a_ticket_of_this_draw(staff_user):  # R:T4
 def test_a_void_ticket_cannot_win(staff_user):  # R:T11
     event = _event(SalesChannel.PAPER_STUB, staff_user)
     draw = run_draw(event.draws.get(number=1), actor=staff_user, sales="15", until=DrawState.SELLING)
-    services.roll_issue(actor=staff_user, draw=draw, seller_name="Jo", first_serial=100050, last_serial=100060,
-                        kind="book")
-    sale = services.ticket_sell(actor=staff_user, draw=draw, tier_quantity=1, serials=["100050"],
-                                purchaser_name="X", purchaser_contact="x@example.org", envelope_pick=3)
+    services.roll_issue(
+        actor=staff_user, draw=draw, seller_name="Jo", first_serial=100050, last_serial=100060, kind="book"
+    )
+    sale = services.ticket_sell(
+        actor=staff_user,
+        draw=draw,
+        tier_quantity=1,
+        serials=["100050"],
+        purchaser_name="X",
+        purchaser_contact="x@example.org",
+        envelope_pick=3,
+    )
     services.sale_void(actor=staff_user, sale=sale, reason="printer jam")
     draw = run_draw(draw, actor=staff_user, until=DrawState.ANNOUNCED)
     with pytest.raises(RaffleError, match="voided .printer jam."):
@@ -78,8 +90,7 @@ def test_a_paper_winner_typed_twice_is_recorded_with_its_holder(staff_user):  # 
     event = _event(SalesChannel.PAPER_STUB, staff_user)
     draw = _announced(event, staff_user)
     serial = Ticket.objects.filter(draw=draw).order_by("-seq").first().serial
-    draw = services.draw_record_winning_ticket(actor=staff_user, draw=draw, serial=f" 0{serial} ",
-                                               serial_again=serial)
+    draw = services.draw_record_winning_ticket(actor=staff_user, draw=draw, serial=f" 0{serial} ", serial_again=serial)
     assert draw.winning_serial == serial and draw.winner_name == "Pat Buyer"
     assert draw.winner_selections.get().method == SelectionMethod.CONTAINER
 
@@ -99,6 +110,7 @@ def test_the_step_form_is_serial_twice_for_paper_and_a_button_for_electronic(sta
 
 # --- Electronic: the cryptographic RNG, its inputs and outcome logged (D5) -------------------------
 
+
 def test_the_rng_draw_records_what_was_drawn_from_and_the_result(staff_user):  # R:D5
     draw = _announced(_event(SalesChannel.ELECTRONIC, staff_user), staff_user, sales="30")  # 9 tickets
     draw = services.draw_record_winning_ticket(actor=staff_user, draw=draw)
@@ -113,9 +125,12 @@ def test_the_rng_draw_records_what_was_drawn_from_and_the_result(staff_user):  #
 def test_the_rng_never_draws_a_void_ticket(staff_user):  # R:T11 R:D5
     event = _event(SalesChannel.ELECTRONIC, staff_user)
     draw = run_draw(event.draws.get(number=1), actor=staff_user, sales="5", until=DrawState.SELLING)
-    for sale in services.tickets_import(actor=staff_user, draw=draw, device="POS-2", lines=[
-            services.SaleLine(tier_quantity=3, units=5, purchaser_name="V", purchaser_contact="v",
-                              envelope_pick=4)]):
+    for sale in services.tickets_import(
+        actor=staff_user,
+        draw=draw,
+        device="POS-2",
+        lines=[services.SaleLine(tier_quantity=3, units=5, purchaser_name="V", purchaser_contact="v", envelope_pick=4)],
+    ):
         services.sale_void(actor=staff_user, sale=sale, reason="test sale")
     draw = run_draw(draw, actor=staff_user, until=DrawState.ANNOUNCED)
     draw = services.draw_record_winning_ticket(actor=staff_user, draw=draw)
@@ -133,8 +148,14 @@ def test_the_winning_draw_is_uniform_over_the_valid_tickets():  # R:D5
     actor = UserFactory()
     event = _event(SalesChannel.ELECTRONIC, actor)
     draw = services.draw_open_sales(actor=actor, draw=event.draws.get(number=1))
-    services.tickets_import(actor=actor, draw=draw, device="POS", lines=[
-        services.SaleLine(tier_quantity=1, units=11, purchaser_name="U", purchaser_contact="u", envelope_pick=1)])
+    services.tickets_import(
+        actor=actor,
+        draw=draw,
+        device="POS",
+        lines=[
+            services.SaleLine(tier_quantity=1, units=11, purchaser_name="U", purchaser_contact="u", envelope_pick=1)
+        ],
+    )
     Ticket.objects.filter(draw=draw, seq__in=[4, 11]).update(is_void=True)
     draw = services.draw_close_sales(actor=actor, draw=draw)
     n, bins = 1800, 9  # 200 expected per ticket
@@ -143,11 +164,12 @@ def test_the_winning_draw_is_uniform_over_the_valid_tickets():  # R:D5
     expected = n / bins
     chi2 = sum((counts.get(seq, 0) - expected) ** 2 / expected for seq in (1, 2, 3, 5, 6, 7, 8, 9, 10))
     half = chi2 / 2
-    p_value = math.exp(-half) * sum(half ** i / math.factorial(i) for i in range(4))
+    p_value = math.exp(-half) * sum(half**i / math.factorial(i) for i in range(4))
     assert p_value > 0.001, (chi2, counts)
 
 
 # --- Roll tickets: re-draw after the claim period, every re-draw logged (T8) -----------------------
+
 
 def test_an_unclaimed_roll_winner_is_redrawn_only_after_the_claim_period(staff_user):  # R:T8
     event = _event(SalesChannel.PAPER_ROLL, staff_user, claim_period_days=7)
@@ -158,8 +180,9 @@ def test_an_unclaimed_roll_winner_is_redrawn_only_after_the_claim_period(staff_u
         services.draw_redraw_unclaimed(actor=staff_user, draw=draw, serial=other, serial_again=other)
     later = timezone.now() + datetime.timedelta(days=7, minutes=1)
     with pytest.raises(RaffleError, match="already drawn"):
-        services.draw_redraw_unclaimed(actor=staff_user, draw=draw, serial=first.ticket.serial,
-                                       serial_again=first.ticket.serial, now=later)
+        services.draw_redraw_unclaimed(
+            actor=staff_user, draw=draw, serial=first.ticket.serial, serial_again=first.ticket.serial, now=later
+        )
     second = services.draw_redraw_unclaimed(actor=staff_user, draw=draw, serial=other, serial_again=other, now=later)
     draw.refresh_from_db()
     assert draw.winning_serial == other and second.attempt == 2
@@ -174,11 +197,11 @@ def test_an_unclaimed_roll_winner_is_redrawn_only_after_the_claim_period(staff_u
 def test_stub_and_electronic_winners_are_not_redrawn(staff_user):  # R:T8
     draw = run_draw(_event(SalesChannel.ELECTRONIC, staff_user).draws.get(number=1), actor=staff_user, sales="10")
     with pytest.raises(RaffleError, match="Only roll-ticket winners"):
-        services.draw_redraw_unclaimed(actor=staff_user, draw=draw,
-                                       now=timezone.now() + datetime.timedelta(days=30))
+        services.draw_redraw_unclaimed(actor=staff_user, draw=draw, now=timezone.now() + datetime.timedelta(days=30))
 
 
 # --- The winner's envelope (T9) --------------------------------------------------------------------
+
 
 def _to_ticket_drawn(event, actor, pick):
     from raffle.models import Sale
@@ -191,18 +214,20 @@ def _to_ticket_drawn(event, actor, pick):
 
 def test_the_envelope_picked_on_the_ticket_is_the_one_opened(staff_user):  # R:T9
     event = _event(SalesChannel.ELECTRONIC, staff_user)
-    draw = run_draw(event.draws.get(number=1), actor=staff_user, sales="5", envelope=20,
-                    until=DrawState.TICKET_DRAWN)
+    draw = run_draw(event.draws.get(number=1), actor=staff_user, sales="5", envelope=20, until=DrawState.TICKET_DRAWN)
     draw = services.draw_choose_envelope(actor=staff_user, draw=draw)
     assert draw.envelope.number == 20
     with pytest.raises(RaffleError):
         services.draw_choose_envelope(actor=staff_user, draw=draw, envelope_number=21)
 
 
-@pytest.mark.parametrize("procedure, requested, expected", [
-    (EnvelopeTakenProcedure.NEXT_HIGHER, None, 8),
-    (EnvelopeTakenProcedure.HOLDER_CHOOSES, 30, 30),
-])
+@pytest.mark.parametrize(
+    "procedure, requested, expected",
+    [
+        (EnvelopeTakenProcedure.NEXT_HIGHER, None, 8),
+        (EnvelopeTakenProcedure.HOLDER_CHOOSES, 30, 30),
+    ],
+)
 def test_an_open_picked_envelope_follows_the_events_procedure(staff_user, procedure, requested, expected):  # R:T9
     event = _event(SalesChannel.ELECTRONIC, staff_user, envelope_taken_procedure=procedure)
     run_draw(event.draws.get(number=1), actor=staff_user, sales="5", envelope=7, card="9D")
@@ -222,6 +247,7 @@ def test_a_random_procedure_picks_a_sealed_envelope(staff_user):  # R:T9
 
 
 # --- After the draw: pool emptied, destruction date, winner kept (T4, T5, T6) ----------------------
+
 
 def test_after_the_draw_the_pool_is_emptied_with_a_destruction_date_30_days_on(staff_user):  # R:T4 R:T6 R:T5
     draw = run_draw(_event(SalesChannel.PAPER_ROLL, staff_user).draws.get(number=1), actor=staff_user, sales="20")

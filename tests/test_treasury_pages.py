@@ -33,14 +33,30 @@ def test_treasurer_records_account_and_deposit_and_sees_the_flag(client, setup):
     client.force_login(treasurer)
     org = event.licence.organisation
     officers = [MemberFactory(organisation=org, is_in_charge=True) for _ in range(2)]
-    response = client.post(f"/treasury/{event.pk}/deposits/account/", {
-        "bank_name": "Kawartha Credit Union", "account_number": "12345", "opened_on": event.licence.issued_on,
-        "deposit_within_days": 3, "signing_officers": [o.pk for o in officers]}, follow=True)
+    response = client.post(
+        f"/treasury/{event.pk}/deposits/account/",
+        {
+            "bank_name": "Kawartha Credit Union",
+            "account_number": "12345",
+            "opened_on": event.licence.issued_on,
+            "deposit_within_days": 3,
+            "signing_officers": [o.pk for o in officers],
+        },
+        follow=True,
+    )
     assert "Trust account recorded." in response.content.decode()
     day = timezone.localdate(draws[0].scheduled_at)
-    response = client.post(f"/treasury/{event.pk}/deposits/add/", {
-        "slip_number": "DS-1", "deposited_on": day, "amount": "700.00", "draw": draws[0].pk,
-        "slip_scan": SimpleUploadedFile("slip.png", b"png-bytes")}, follow=True)
+    response = client.post(
+        f"/treasury/{event.pk}/deposits/add/",
+        {
+            "slip_number": "DS-1",
+            "deposited_on": day,
+            "amount": "700.00",
+            "draw": draws[0].pk,
+            "slip_scan": SimpleUploadedFile("slip.png", b"png-bytes"),
+        },
+        follow=True,
+    )
     page = response.content.decode()
     assert "Deposit recorded." in page and "short" in page
     assert Deposit.objects.get().slip_scan.read() == b"png-bytes"
@@ -51,9 +67,18 @@ def test_treasurer_records_account_and_deposit_and_sees_the_flag(client, setup):
 def test_refusal_is_shown_in_plain_words_and_nothing_saved(client, setup):  # R:L11
     event, draws, treasurer = setup
     client.force_login(treasurer)
-    response = client.post(f"/treasury/{event.pk}/spending/expense/", {
-        "kind": "proceeds_use", "paid_on": timezone.localdate(), "amount": "100", "payee": "X",
-        "description": "Y", "reference": "CHQ 1"}, follow=True)
+    response = client.post(
+        f"/treasury/{event.pk}/spending/expense/",
+        {
+            "kind": "proceeds_use",
+            "paid_on": timezone.localdate(),
+            "amount": "100",
+            "payee": "X",
+            "description": "Y",
+            "reference": "CHQ 1",
+        },
+        follow=True,
+    )
     assert "only be spent on an approved use" in response.content.decode()
     assert not event.licence.expenses.exists()
 
@@ -73,11 +98,24 @@ def test_issuing_a_report_keeps_the_file_and_its_hash(client, setup):  # R:R1
 def test_auditor_reads_but_cannot_write(client, setup):
     event, draws, _ = setup
     client.force_login(_user(roles.AUDITOR, "auditor"))
-    for url in ("", "deposits/", "prizes/", "spending/", "reports/period/1.pdf", "reports/period/1.csv",
-                "reports/final.pdf", "ledger.csv", "deadlines.ics"):
+    for url in (
+        "",
+        "deposits/",
+        "prizes/",
+        "spending/",
+        "reports/period/1.pdf",
+        "reports/period/1.csv",
+        "reports/final.pdf",
+        "ledger.csv",
+        "deadlines.ics",
+    ):
         assert client.get(f"/treasury/{event.pk}/{url}").status_code == 200, url
-    assert client.post(f"/treasury/{event.pk}/reports/issue/", {"kind": "four_draw", "period": "1",
-                                                                 "format": "pdf"}).status_code == 403
+    assert (
+        client.post(
+            f"/treasury/{event.pk}/reports/issue/", {"kind": "four_draw", "period": "1", "format": "pdf"}
+        ).status_code
+        == 403
+    )
     assert not IssuedReport.objects.exists()
 
 
@@ -124,7 +162,8 @@ def test_treasurer_changes_the_signing_officers_but_not_below_two(client, setup)
     account = trust_account_for(event, actor=treasurer)
     client.force_login(treasurer)
     one = MemberFactory(organisation=event.licence.organisation, full_name="Only One")
-    page = client.post(f"/treasury/{event.pk}/deposits/officers/", {"signing_officers": [one.pk]},
-                       follow=True).content.decode()
+    page = client.post(
+        f"/treasury/{event.pk}/deposits/officers/", {"signing_officers": [one.pk]}, follow=True
+    ).content.decode()
     assert "at least two different bona fide members" in page
     assert account.signing_officers.count() == 2

@@ -43,8 +43,7 @@ def _walk(patterns, prefix="", namespace=None):
         else:
             route = prefix + str(p.pattern)
             name = p.name and (f"{namespace}:{p.name}" if namespace else p.name)
-            yield Page(key=name or route, route=route, pattern=p,
-                       kwargs=tuple(p.pattern.regex.groupindex))
+            yield Page(key=name or route, route=route, pattern=p, kwargs=tuple(p.pattern.regex.groupindex))
 
 
 def all_pages(urlconf=None) -> list[Page]:
@@ -63,13 +62,15 @@ def _admin_model(page: Page):
     """The model behind an admin page, from its URL name or route."""
     for model in admin.site._registry:
         opts = model._meta
-        if page.key.startswith(f"admin:{opts.app_label}_{opts.model_name}_") or \
-                page.route.startswith(f"admin/{opts.app_label}/{opts.model_name}/"):
+        if page.key.startswith(f"admin:{opts.app_label}_{opts.model_name}_") or page.route.startswith(
+            f"admin/{opts.app_label}/{opts.model_name}/"
+        ):
             return model
     return None
 
 
 # --- a demo-like world: every object an URL can point at ---------------------
+
 
 @pytest.fixture
 def world(db):
@@ -79,21 +80,45 @@ def world(db):
     event = event_with_draw(actor=users[roles.ADMINISTRATOR], name="Harbour Lions Catch the Ace")
     destroyer, verifier = members_for(event)
     BonaFideMember.objects.filter(pk=destroyer.pk).update(user=users[roles.DRAW_STAFF])
-    run_draw(event.draws.get(number=1), actor=users[roles.DRAW_STAFF], sales="1250.00",
-             destroyer=destroyer, verifier=verifier)
+    run_draw(
+        event.draws.get(number=1),
+        actor=users[roles.DRAW_STAFF],
+        sales="1250.00",
+        destroyer=destroyer,
+        verifier=verifier,
+    )
     draw = event.draws.exclude(state=DrawState.CLOSED).order_by("number").first()
     # A treasurer's enrolled authenticator, and a failed sign-in on record.
     login_device_user = users[roles.TREASURER]
     from django_otp.plugins.otp_totp.models import TOTPDevice
+
     TOTPDevice.objects.create(user=login_device_user, name="Treasurer's phone", confirmed=True)
-    AccessAttempt.objects.create(username="seller", ip_address="192.0.2.7", failures_since_start=2,
-                                 user_agent="test", http_accept="*/*", path_info="/accounts/login/")
-    AccessLog.objects.create(username="seller", ip_address="192.0.2.7", user_agent="test",
-                             http_accept="*/*", path_info="/accounts/login/")
-    AccessFailureLog.objects.create(username="seller", ip_address="192.0.2.7", user_agent="test",
-                                    http_accept="*/*", path_info="/accounts/login/", locked_out=False)
-    return {"users": users, "event": event, "draw": draw, "members": (destroyer, verifier),
-            **_records_of_every_feature(event, users, destroyer, verifier)}
+    AccessAttempt.objects.create(
+        username="seller",
+        ip_address="192.0.2.7",
+        failures_since_start=2,
+        user_agent="test",
+        http_accept="*/*",
+        path_info="/accounts/login/",
+    )
+    AccessLog.objects.create(
+        username="seller", ip_address="192.0.2.7", user_agent="test", http_accept="*/*", path_info="/accounts/login/"
+    )
+    AccessFailureLog.objects.create(
+        username="seller",
+        ip_address="192.0.2.7",
+        user_agent="test",
+        http_accept="*/*",
+        path_info="/accounts/login/",
+        locked_out=False,
+    )
+    return {
+        "users": users,
+        "event": event,
+        "draw": draw,
+        "members": (destroyer, verifier),
+        **_records_of_every_feature(event, users, destroyer, verifier),
+    }
 
 
 def _records_of_every_feature(event, users, destroyer, verifier) -> dict:
@@ -117,57 +142,134 @@ def _records_of_every_feature(event, users, destroyer, verifier) -> dict:
     today = timezone.localdate()
     first, second = event.draws.get(number=1), event.draws.get(number=2)
     run_draw(second, actor=staff, sales="400.00", destroyer=destroyer, verifier=verifier)
-    video = services.video_register(actor=staff, draw=first, resolution_lines=720, duration="30:00",
-                                    held_by="Pat", file=SimpleUploadedFile("draw-1.mp4", b"fake video"))
-    services.registrar_notification_record(actor=staff, event=event, occurred_on=today, kind="other",
-                                           description="Envelope seal torn", method="email",
-                                           notified_at=timezone.now())
+    video = services.video_register(
+        actor=staff,
+        draw=first,
+        resolution_lines=720,
+        duration="30:00",
+        held_by="Pat",
+        file=SimpleUploadedFile("draw-1.mp4", b"fake video"),
+    )
+    services.registrar_notification_record(
+        actor=staff,
+        event=event,
+        occurred_on=today,
+        kind="other",
+        description="Envelope seal torn",
+        method="email",
+        notified_at=timezone.now(),
+    )
     application = licensing_services.application_create(
-        actor=users[roles.ADMINISTRATOR], organisation=event.licence.organisation,
-        applicant_kind=ApplicantKind.FIRST_TIME, authority_kind=AuthorityKind.MUNICIPALITY,
-        authority_name="Town of Perth", sales_channel=SalesChannel.PAPER_ROLL, prize_board="50000")
-    licensing_services.licence_amend_channel(actor=None, licence=LicenceFactory(), to_channel=SalesChannel.ELECTRONIC,
-                                             notice_given_on=today, effective_on=today + datetime.timedelta(days=14),
-                                             today=today)
+        actor=users[roles.ADMINISTRATOR],
+        organisation=event.licence.organisation,
+        applicant_kind=ApplicantKind.FIRST_TIME,
+        authority_kind=AuthorityKind.MUNICIPALITY,
+        authority_name="Town of Perth",
+        sales_channel=SalesChannel.PAPER_ROLL,
+        prize_board="50000",
+    )
+    licensing_services.licence_amend_channel(
+        actor=None,
+        licence=LicenceFactory(),
+        to_channel=SalesChannel.ELECTRONIC,
+        notice_given_on=today,
+        effective_on=today + datetime.timedelta(days=14),
+        today=today,
+    )
     account = trust_account_for(event, actor=treasurer)
-    deposit = licensing_services.deposit_record(actor=treasurer, account=account, slip_number="DS-0001",
-                                                                deposited_on=timezone.localdate(first.scheduled_at),
-                                                amount=first.ticket_sales,
-                                                slip_scan=SimpleUploadedFile("slip.png", b"\x89PNG fake"))
+    deposit = licensing_services.deposit_record(
+        actor=treasurer,
+        account=account,
+        slip_number="DS-0001",
+        deposited_on=timezone.localdate(first.scheduled_at),
+        amount=first.ticket_sales,
+        slip_scan=SimpleUploadedFile("slip.png", b"\x89PNG fake"),
+    )
     services.deposit_cover_draws(actor=treasurer, deposit=deposit, amounts={first: first.ticket_sales})
-    use = licensing_services.approved_use_add(actor=treasurer, licence=event.licence,
-                                              description="Palliative care beds", approved_on=event.licence.issued_on)
-    licensing_services.expense_record(actor=treasurer, licence=event.licence, kind=ExpenseKind.PROCEEDS_USE,
-                                      paid_on=today, amount="100.00", payee="Medical Supply Co",
-                                      description="A bed", reference="CHQ 13", approved_use=use)
-    licensing_services.donated_prize_record(actor=treasurer, licence=event.licence, description="Hockey tickets",
-                                            donor="Attack", value="250.00", received_on=today)
-    services.prize_payment_record(actor=treasurer, draw=first, kind=PrizeKind.DRAW_PRIZE,
-                                  method=PaymentMethod.CHEQUE, reference="CHQ 1001",
-                                  paid_on=timezone.localdate(first.scheduled_at),
-                                  payee="A. MacLeod")
+    use = licensing_services.approved_use_add(
+        actor=treasurer, licence=event.licence, description="Palliative care beds", approved_on=event.licence.issued_on
+    )
+    licensing_services.expense_record(
+        actor=treasurer,
+        licence=event.licence,
+        kind=ExpenseKind.PROCEEDS_USE,
+        paid_on=today,
+        amount="100.00",
+        payee="Medical Supply Co",
+        description="A bed",
+        reference="CHQ 13",
+        approved_use=use,
+    )
+    licensing_services.donated_prize_record(
+        actor=treasurer,
+        licence=event.licence,
+        description="Hockey tickets",
+        donor="Attack",
+        value="250.00",
+        received_on=today,
+    )
+    services.prize_payment_record(
+        actor=treasurer,
+        draw=first,
+        kind=PrizeKind.DRAW_PRIZE,
+        method=PaymentMethod.CHEQUE,
+        reference="CHQ 1001",
+        paid_on=timezone.localdate(first.scheduled_at),
+        payee="A. MacLeod",
+    )
     prize = services.prize_mark_unclaimed(actor=treasurer, draw=second)
-    services.prize_log_contact_attempt(actor=treasurer, prize=prize, means="phone",
-                                       attempted_on=timezone.localdate(second.scheduled_at),
-                                       outcome="no answer")
-    report = licensing_services.report_issue(actor=treasurer, licence=event.licence, kind=ReportKind.FOUR_DRAW,
-                                             file_format="pdf", content=b"%PDF-1.4 test", period=1)
+    services.prize_log_contact_attempt(
+        actor=treasurer,
+        prize=prize,
+        means="phone",
+        attempted_on=timezone.localdate(second.scheduled_at),
+        outcome="no answer",
+    )
+    report = licensing_services.report_issue(
+        actor=treasurer,
+        licence=event.licence,
+        kind=ReportKind.FOUR_DRAW,
+        file_format="pdf",
+        content=b"%PDF-1.4 test",
+        period=1,
+    )
     licensing_services.audited_statement_request_record(
-        actor=treasurer, licence=event.licence, requested_on=timezone.localdate(), requested_by="AGCO Registrar")
+        actor=treasurer, licence=event.licence, requested_on=timezone.localdate(), requested_by="AGCO Registrar"
+    )
     electronic = event_with_draw(actor=staff, deck_kind="electronic", name="Electronic deck")
     must_go_event = event_with_draw(actor=staff, name="Must go")
-    must_go = services.draw_set_must_go(actor=staff, draw=must_go_event.draws.get(number=1),
-                                        reason=MustGoReason.LAST_DRAW)
+    must_go = services.draw_set_must_go(
+        actor=staff, draw=must_go_event.draws.get(number=1), reason=MustGoReason.LAST_DRAW
+    )
     must_go = run_draw(must_go, actor=staff, sales="100.00", until=DrawState.CARD_REVEALED)
-    next_serial = Ticket.objects.filter(draw=must_go).exclude(serial=must_go.winning_serial).values_list(
-        "serial", flat=True).first()
+    next_serial = (
+        Ticket.objects.filter(draw=must_go)
+        .exclude(serial=must_go.winning_serial)
+        .values_list("serial", flat=True)
+        .first()
+    )
     must_go_destroyer, must_go_verifier = members_for(must_go_event)
-    services.draw_must_go_redraw(actor=staff, draw=must_go, destroyed_by=must_go_destroyer,
-                                 verified_by=must_go_verifier, destroyer_password=PASSWORD,
-                                 verifier_password=PASSWORD, serial=next_serial, serial_again=next_serial)
-    return {"electronic": electronic, "sale": Sale.objects.filter(draw=first).order_by("pk").first(), "video": video,
-            "application": application, "deposit": deposit, "prize": prize, "report": report,
-            "organisation": event.licence.organisation, "licence": event.licence}
+    services.draw_must_go_redraw(
+        actor=staff,
+        draw=must_go,
+        destroyed_by=must_go_destroyer,
+        verified_by=must_go_verifier,
+        destroyer_password=PASSWORD,
+        verifier_password=PASSWORD,
+        serial=next_serial,
+        serial_again=next_serial,
+    )
+    return {
+        "electronic": electronic,
+        "sale": Sale.objects.filter(draw=first).order_by("pk").first(),
+        "video": video,
+        "application": application,
+        "deposit": deposit,
+        "prize": prize,
+        "report": report,
+        "organisation": event.licence.organisation,
+        "licence": event.licence,
+    }
 
 
 def _object_pk(page: Page, world) -> str:
@@ -256,6 +358,7 @@ def two_factor_on(settings):
 
 # --- the matrix itself -------------------------------------------------------
 
+
 def test_every_url_has_a_matrix_row():
     missing = pages_without_a_row(PAGES, MATRIX)
     assert not missing, f"pages without a row in docs/roles.md: {missing}"
@@ -283,7 +386,8 @@ def test_role_required_views_declare_what_the_matrix_says():
         # A POST-only page (`require_POST` inside `role_required`) gives its roles 405 on a GET.
         opened = roles.METHOD if row[allowed[0]] == roles.METHOD else roles.ALLOWED
         declared = {ANONYMOUS: roles.LOGIN} | {
-            role: opened if role in allowed else roles.FORBIDDEN for role in roles.ALL_ROLES}
+            role: opened if role in allowed else roles.FORBIDDEN for role in roles.ALL_ROLES
+        }
         assert row == declared, f"{page.key}: the view allows {allowed}, docs/roles.md says {row}"
     # `checked` may be 0 on a branch without staff pages; the behaviour test still covers them.
 
@@ -305,8 +409,7 @@ def test_every_url_as_every_role_gives_what_the_matrix_says(client, world, two_f
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("role", [roles.TREASURER, roles.ADMINISTRATOR])
-def test_treasurer_and_administrator_must_enter_a_code_before_any_signed_in_page(
-        client, world, two_factor_on, role):
+def test_treasurer_and_administrator_must_enter_a_code_before_any_signed_in_page(client, world, two_factor_on, role):
     client.force_login(world["users"][role])  # password only: no code yet
     wrong = []
     for page in PAGES:
@@ -328,6 +431,7 @@ def test_treasurer_and_administrator_must_enter_a_code_before_any_signed_in_page
 
 def _exempt():
     from core.twofactor import EXEMPT_URL_NAMES
+
     return EXEMPT_URL_NAMES
 
 
@@ -347,15 +451,18 @@ def snapshot(world, *, except_user=None) -> list:
 
     from core.models import AuditEntry
 
-    models = [m for label in roles.OUR_APPS for m in apps.get_app_config(label).get_models()
-              if m is not AuditEntry]
-    models += [Group, LogEntry, User.groups.through, User.user_permissions.through,
-               Group.permissions.through]
+    models = [m for label in roles.OUR_APPS for m in apps.get_app_config(label).get_models() if m is not AuditEntry]
+    models += [Group, LogEntry, User.groups.through, User.user_permissions.through, Group.permissions.through]
     rows = [list(m._default_manager.order_by("pk").values_list()) for m in models]
     # The audit trail records every sign-in and sign-out (R:D7): those are not business changes.
     rows.append(list(AuditEntry.objects.exclude(action__in=SIGN_IN_ACTIONS).order_by("pk").values_list()))
-    rows.append(list(User.objects.order_by("pk").defer("last_login").values_list(
-        *[f.attname for f in User._meta.concrete_fields if f.name != "last_login"])))
+    rows.append(
+        list(
+            User.objects.order_by("pk")
+            .defer("last_login")
+            .values_list(*[f.attname for f in User._meta.concrete_fields if f.name != "last_login"])
+        )
+    )
     devices = TOTPDevice.objects.order_by("pk")
     if except_user is not None:  # enrolling one's own authenticator is not a business change
         devices = devices.exclude(user=except_user)
@@ -369,12 +476,26 @@ def hostile_posts(page: Page, world, *, each_action=True) -> list[dict]:
     new licence or user."""
     destroyer, verifier = world["members"]
     base = {
-        "ticket_sales": "999.00", "serial": "T00001", "winner_name": "Mallory", "envelope_number": "7",
-        "card": "AS", "destroyed_by": destroyer.pk, "verified_by": verifier.pk, "post": "yes",
-        "name": "Changed by a POST", "number": "RAF-EVIL", "full_name": "Mallory",
-        "username": "mallory", "password1": "a-long-new-password-99", "password2": "a-long-new-password-99",
-        "is_superuser": "on", "is_staff": "on", "confirmed": "on", "token": "123456",
-        "new_password1": "a-long-new-password-99", "new_password2": "a-long-new-password-99",
+        "ticket_sales": "999.00",
+        "serial": "T00001",
+        "winner_name": "Mallory",
+        "envelope_number": "7",
+        "card": "AS",
+        "destroyed_by": destroyer.pk,
+        "verified_by": verifier.pk,
+        "post": "yes",
+        "name": "Changed by a POST",
+        "number": "RAF-EVIL",
+        "full_name": "Mallory",
+        "username": "mallory",
+        "password1": "a-long-new-password-99",
+        "password2": "a-long-new-password-99",
+        "is_superuser": "on",
+        "is_staff": "on",
+        "confirmed": "on",
+        "token": "123456",
+        "new_password1": "a-long-new-password-99",
+        "new_password2": "a-long-new-password-99",
     }
     model = _admin_model(page)
     if model is None or not page.key.endswith("_changelist") or not each_action:
@@ -404,8 +525,7 @@ def test_an_auditors_post_anywhere_changes_nothing(client, world, two_factor_on)
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("visitor", [ANONYMOUS, roles.SELLER, roles.DRAW_STAFF, roles.TREASURER])
-def test_a_post_to_a_page_the_visitor_may_not_open_changes_nothing(client, world, two_factor_on,
-                                                                   visitor):
+def test_a_post_to_a_page_the_visitor_may_not_open_changes_nothing(client, world, two_factor_on, visitor):
     sign_in(client, visitor, world)  # a first sign-in may enrol the test authenticator
     before = snapshot(world)
     changed = []

@@ -17,8 +17,12 @@ from tests.factories import UserFactory, event_with_draw, run_draw
 
 pytestmark = pytest.mark.django_db
 
-ALL_SHOTS = {"shows_ticket_selection": True, "shows_envelope_selection": True,
-             "shows_card_reveal": True, "shows_card_destruction": True}
+ALL_SHOTS = {
+    "shows_ticket_selection": True,
+    "shows_envelope_selection": True,
+    "shows_card_reveal": True,
+    "shows_card_destruction": True,
+}
 
 
 @pytest.fixture
@@ -27,8 +31,14 @@ def drawn(draw, staff_user):
 
 
 def _register(draw, actor, **overrides):
-    kwargs = {"resolution_lines": 1080, "duration": "42:30", "held_by": "Pat Secretary",
-              "location": "USB drive 3, office safe", **ALL_SHOTS, **overrides}
+    kwargs = {
+        "resolution_lines": 1080,
+        "duration": "42:30",
+        "held_by": "Pat Secretary",
+        "location": "USB drive 3, office safe",
+        **ALL_SHOTS,
+        **overrides,
+    }
     return services.video_register(actor=actor, draw=draw, **kwargs)
 
 
@@ -120,11 +130,21 @@ def test_draw_staff_register_a_video_through_the_page(event, drawn, client):  # 
     user.groups.add(roles_group(roles.DRAW_STAFF))
     client.force_login(user)
     url = reverse("audit_videos", args=[event.pk])
-    response = client.post(url, {"draw": drawn.pk, "resolution_lines": "480", "duration": "40:00",
-                                 "held_by": "Pat", "location": "safe"})
+    response = client.post(
+        url, {"draw": drawn.pk, "resolution_lines": "480", "duration": "40:00", "held_by": "Pat", "location": "safe"}
+    )
     assert "at least 720p" in response.content.decode()
-    response = client.post(url, {"draw": drawn.pk, "resolution_lines": "1080", "duration": "40:00",
-                                 "held_by": "Pat", "location": "safe", "shows_card_reveal": "on"})
+    response = client.post(
+        url,
+        {
+            "draw": drawn.pk,
+            "resolution_lines": "1080",
+            "duration": "40:00",
+            "held_by": "Pat",
+            "location": "safe",
+            "shows_card_reveal": "on",
+        },
+    )
     assert response.status_code == 302
     assert DrawVideo.objects.get().shows_card_reveal
 

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,24 +14,34 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='AuditEntry',
+            name="AuditEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(db_index=True)),
-                ('actor_label', models.CharField(help_text='Username at the time.', max_length=150)),
-                ('action', models.CharField(db_index=True, help_text='app.entity.verb', max_length=80)),
-                ('object_type', models.CharField(blank=True, max_length=80)),
-                ('object_id', models.CharField(blank=True, max_length=64)),
-                ('object_repr', models.CharField(blank=True, max_length=200)),
-                ('data', models.JSONField(blank=True, default=dict)),
-                ('prev_hash', models.CharField(max_length=64)),
-                ('hash', models.CharField(max_length=64, unique=True)),
-                ('actor', models.ForeignKey(blank=True, help_text='Empty for the system itself (commands, scheduled jobs).', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("at", models.DateTimeField(db_index=True)),
+                ("actor_label", models.CharField(help_text="Username at the time.", max_length=150)),
+                ("action", models.CharField(db_index=True, help_text="app.entity.verb", max_length=80)),
+                ("object_type", models.CharField(blank=True, max_length=80)),
+                ("object_id", models.CharField(blank=True, max_length=64)),
+                ("object_repr", models.CharField(blank=True, max_length=200)),
+                ("data", models.JSONField(blank=True, default=dict)),
+                ("prev_hash", models.CharField(max_length=64)),
+                ("hash", models.CharField(max_length=64, unique=True)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="Empty for the system itself (commands, scheduled jobs).",
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'audit entries',
-                'ordering': ['id'],
-                'indexes': [models.Index(fields=['object_type', 'object_id'], name='core_audite_object__83eb8a_idx')],
+                "verbose_name_plural": "audit entries",
+                "ordering": ["id"],
+                "indexes": [models.Index(fields=["object_type", "object_id"], name="core_audite_object__83eb8a_idx")],
             },
         ),
     ]

@@ -2,147 +2,375 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import licensing.models.application
 from django.conf import settings
 from django.db import migrations, models
 
+import licensing.models.application
+
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('licensing', '0001_initial'),
+        ("licensing", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Application',
+            name="Application",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('applicant_kind', models.CharField(choices=[('first_time', 'First-time applicant'), ('returning', 'Returning applicant')], max_length=20)),
-                ('authority_kind', models.CharField(choices=[('municipality', 'Municipality'), ('first_nation', 'First Nation'), ('agco', 'AGCO')], max_length=20)),
-                ('authority_name', models.CharField(max_length=150)),
-                ('sales_channel', models.CharField(choices=[('paper_roll', 'Paper roll tickets'), ('paper_stub', 'Paper stub tickets'), ('electronic', 'Electronic in-person'), ('online', 'Online')], max_length=20)),
-                ('prize_board', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('status', models.CharField(choices=[('draft', 'Being prepared'), ('submitted', 'Submitted')], default='draft', max_length=20)),
-                ('submitted_on', models.DateField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('licence', models.OneToOneField(blank=True, help_text='The licence granted on this application, once recorded.', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='application', to='licensing.licence')),
-                ('organisation', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='applications', to='licensing.organisation')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "applicant_kind",
+                    models.CharField(
+                        choices=[("first_time", "First-time applicant"), ("returning", "Returning applicant")],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "authority_kind",
+                    models.CharField(
+                        choices=[("municipality", "Municipality"), ("first_nation", "First Nation"), ("agco", "AGCO")],
+                        max_length=20,
+                    ),
+                ),
+                ("authority_name", models.CharField(max_length=150)),
+                (
+                    "sales_channel",
+                    models.CharField(
+                        choices=[
+                            ("paper_roll", "Paper roll tickets"),
+                            ("paper_stub", "Paper stub tickets"),
+                            ("electronic", "Electronic in-person"),
+                            ("online", "Online"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("prize_board", models.DecimalField(decimal_places=2, max_digits=12)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("draft", "Being prepared"), ("submitted", "Submitted")],
+                        default="draft",
+                        max_length=20,
+                    ),
+                ),
+                ("submitted_on", models.DateField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now, editable=False)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "licence",
+                    models.OneToOneField(
+                        blank=True,
+                        help_text="The licence granted on this application, once recorded.",
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="application",
+                        to="licensing.licence",
+                    ),
+                ),
+                (
+                    "organisation",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="applications",
+                        to="licensing.organisation",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='ApplicationDocument',
+            name="ApplicationDocument",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('incorporation', 'Letters patent or other incorporation documents'), ('objects', 'Objects and charitable purposes (constitution or by-laws)'), ('charity_proof', 'Proof of charitable status (CRA registration letter)'), ('financial_statements', 'Financial statements of the last fiscal year'), ('program_description', 'Description of charitable programs and services'), ('officers', 'List of officers and directors'), ('members_in_charge', 'Bona fide members in charge of the lottery (two, 18 or over)'), ('trust_account', 'Lottery trust account details (bank letter)'), ('rules_of_play', 'Rules of Play'), ('schedule', 'Draw schedule and sales plan'), ('ticket_sample', 'Sample ticket'), ('previous_report', 'Financial report of the previous licence'), ('use_of_proceeds', 'Use of proceeds of the previous licence'), ('municipal_notification', 'Written notice to the municipality, copied to the AGCO'), ('safety_plan', 'Safety and security plan')], max_length=30)),
-                ('file', models.FileField(blank=True, upload_to=licensing.models.application._document_path)),
-                ('note', models.CharField(blank=True, help_text='e.g. original in the binder, tab 3.', max_length=300)),
-                ('attached_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('application', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='documents', to='licensing.application')),
-                ('attached_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("incorporation", "Letters patent or other incorporation documents"),
+                            ("objects", "Objects and charitable purposes (constitution or by-laws)"),
+                            ("charity_proof", "Proof of charitable status (CRA registration letter)"),
+                            ("financial_statements", "Financial statements of the last fiscal year"),
+                            ("program_description", "Description of charitable programs and services"),
+                            ("officers", "List of officers and directors"),
+                            ("members_in_charge", "Bona fide members in charge of the lottery (two, 18 or over)"),
+                            ("trust_account", "Lottery trust account details (bank letter)"),
+                            ("rules_of_play", "Rules of Play"),
+                            ("schedule", "Draw schedule and sales plan"),
+                            ("ticket_sample", "Sample ticket"),
+                            ("previous_report", "Financial report of the previous licence"),
+                            ("use_of_proceeds", "Use of proceeds of the previous licence"),
+                            ("municipal_notification", "Written notice to the municipality, copied to the AGCO"),
+                            ("safety_plan", "Safety and security plan"),
+                        ],
+                        max_length=30,
+                    ),
+                ),
+                ("file", models.FileField(blank=True, upload_to=licensing.models.application._document_path)),
+                ("note", models.CharField(blank=True, help_text="e.g. original in the binder, tab 3.", max_length=300)),
+                ("attached_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "application",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="documents",
+                        to="licensing.application",
+                    ),
+                ),
+                (
+                    "attached_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['application', 'kind'],
+                "ordering": ["application", "kind"],
             },
         ),
         migrations.CreateModel(
-            name='Eligibility',
+            name="Eligibility",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('is_non_profit', models.BooleanField(default=False)),
-                ('non_profit_evidence', models.CharField(blank=True, help_text='e.g. letters patent no. 1234567, CRA registration letter.', max_length=300)),
-                ('located_in_ontario', models.BooleanField(default=False)),
-                ('location_evidence', models.CharField(blank=True, help_text='e.g. head office address, property tax bill.', max_length=300)),
-                ('charitable_activity_since', models.DateField(blank=True, help_text='When the organisation began its charitable work.', null=True)),
-                ('activity_evidence', models.CharField(blank=True, help_text='e.g. annual reports 2024 and 2025, financial statements.', max_length=300)),
-                ('purpose', models.CharField(blank=True, choices=[('relief_of_poverty', 'Relieving poverty'), ('education', 'Advancing education'), ('religion', 'Advancing religion'), ('community', 'Benefiting the community'), ('private_interest', "Serving members' private interests (not eligible)")], max_length=30)),
-                ('purpose_description', models.TextField(blank=True, help_text='What the organisation does, in its own words (its objects).')),
-                ('assessed_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('assessed_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('organisation', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='eligibility', to='licensing.organisation')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("is_non_profit", models.BooleanField(default=False)),
+                (
+                    "non_profit_evidence",
+                    models.CharField(
+                        blank=True,
+                        help_text="e.g. letters patent no. 1234567, CRA registration letter.",
+                        max_length=300,
+                    ),
+                ),
+                ("located_in_ontario", models.BooleanField(default=False)),
+                (
+                    "location_evidence",
+                    models.CharField(
+                        blank=True, help_text="e.g. head office address, property tax bill.", max_length=300
+                    ),
+                ),
+                (
+                    "charitable_activity_since",
+                    models.DateField(
+                        blank=True, help_text="When the organisation began its charitable work.", null=True
+                    ),
+                ),
+                (
+                    "activity_evidence",
+                    models.CharField(
+                        blank=True, help_text="e.g. annual reports 2024 and 2025, financial statements.", max_length=300
+                    ),
+                ),
+                (
+                    "purpose",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("relief_of_poverty", "Relieving poverty"),
+                            ("education", "Advancing education"),
+                            ("religion", "Advancing religion"),
+                            ("community", "Benefiting the community"),
+                            ("private_interest", "Serving members' private interests (not eligible)"),
+                        ],
+                        max_length=30,
+                    ),
+                ),
+                (
+                    "purpose_description",
+                    models.TextField(
+                        blank=True, help_text="What the organisation does, in its own words (its objects)."
+                    ),
+                ),
+                ("assessed_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "assessed_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "organisation",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="eligibility",
+                        to="licensing.organisation",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'eligibility assessments',
+                "verbose_name_plural": "eligibility assessments",
             },
         ),
         migrations.CreateModel(
-            name='LicenceAmendment',
+            name="LicenceAmendment",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('from_channel', models.CharField(choices=[('paper_roll', 'Paper roll tickets'), ('paper_stub', 'Paper stub tickets'), ('electronic', 'Electronic in-person'), ('online', 'Online')], max_length=20)),
-                ('to_channel', models.CharField(choices=[('paper_roll', 'Paper roll tickets'), ('paper_stub', 'Paper stub tickets'), ('electronic', 'Electronic in-person'), ('online', 'Online')], max_length=20)),
-                ('notice_given_on', models.DateField(help_text='Day the written notice went to the AGCO.')),
-                ('effective_on', models.DateField(help_text='First day of the new channel; draws from then on.')),
-                ('status', models.CharField(choices=[('requested', 'Requested, awaiting approval'), ('approved', 'Approved')], default='requested', max_length=20)),
-                ('approved_on', models.DateField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
-                ('licence', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='amendments', to='licensing.licence')),
-                ('requested_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "from_channel",
+                    models.CharField(
+                        choices=[
+                            ("paper_roll", "Paper roll tickets"),
+                            ("paper_stub", "Paper stub tickets"),
+                            ("electronic", "Electronic in-person"),
+                            ("online", "Online"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "to_channel",
+                    models.CharField(
+                        choices=[
+                            ("paper_roll", "Paper roll tickets"),
+                            ("paper_stub", "Paper stub tickets"),
+                            ("electronic", "Electronic in-person"),
+                            ("online", "Online"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("notice_given_on", models.DateField(help_text="Day the written notice went to the AGCO.")),
+                ("effective_on", models.DateField(help_text="First day of the new channel; draws from then on.")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("requested", "Requested, awaiting approval"), ("approved", "Approved")],
+                        default="requested",
+                        max_length=20,
+                    ),
+                ),
+                ("approved_on", models.DateField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now, editable=False)),
+                (
+                    "licence",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="amendments", to="licensing.licence"
+                    ),
+                ),
+                (
+                    "requested_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['licence', 'effective_on'],
+                "ordering": ["licence", "effective_on"],
             },
         ),
         migrations.CreateModel(
-            name='PlannedDraw',
+            name="PlannedDraw",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('draw_on', models.DateField()),
-                ('max_sales', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('application', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='planned_draws', to='licensing.application')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveIntegerField()),
+                ("draw_on", models.DateField()),
+                ("max_sales", models.DecimalField(decimal_places=2, max_digits=12)),
+                (
+                    "application",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="planned_draws",
+                        to="licensing.application",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['application', 'number'],
+                "ordering": ["application", "number"],
             },
         ),
         migrations.AddConstraint(
-            model_name='application',
-            constraint=models.CheckConstraint(condition=models.Q(('prize_board__gt', 0)), name='application_prize_board_positive'),
+            model_name="application",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("prize_board__gt", 0)), name="application_prize_board_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='application',
-            constraint=models.CheckConstraint(condition=models.Q(('status__in', ['draft', 'submitted'])), name='application_status_valid'),
+            model_name="application",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("status__in", ["draft", "submitted"])), name="application_status_valid"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='application',
-            constraint=models.CheckConstraint(condition=models.Q(('status', 'draft'), ('submitted_on__isnull', False), _connector='OR'), name='submitted_application_has_date'),
+            model_name="application",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("status", "draft"), ("submitted_on__isnull", False), _connector="OR"),
+                name="submitted_application_has_date",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='applicationdocument',
-            constraint=models.UniqueConstraint(fields=('application', 'kind'), name='one_document_per_kind'),
+            model_name="applicationdocument",
+            constraint=models.UniqueConstraint(fields=("application", "kind"), name="one_document_per_kind"),
         ),
         migrations.AddConstraint(
-            model_name='applicationdocument',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('file', ''), _negated=True), models.Q(('note', ''), _negated=True), _connector='OR'), name='document_has_file_or_note'),
+            model_name="applicationdocument",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("file", ""), _negated=True), models.Q(("note", ""), _negated=True), _connector="OR"
+                ),
+                name="document_has_file_or_note",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='eligibility',
-            constraint=models.CheckConstraint(condition=models.Q(('purpose', ''), ('purpose__in', ['relief_of_poverty', 'education', 'religion', 'community', 'private_interest']), _connector='OR'), name='eligibility_purpose_valid'),
+            model_name="eligibility",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("purpose", ""),
+                    ("purpose__in", ["relief_of_poverty", "education", "religion", "community", "private_interest"]),
+                    _connector="OR",
+                ),
+                name="eligibility_purpose_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='licenceamendment',
-            constraint=models.CheckConstraint(condition=models.Q(('status__in', ['requested', 'approved'])), name='amendment_status_valid'),
+            model_name="licenceamendment",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("status__in", ["requested", "approved"])), name="amendment_status_valid"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='licenceamendment',
-            constraint=models.CheckConstraint(condition=models.Q(('effective_on__gt', models.F('notice_given_on'))), name='amendment_effective_after_notice'),
+            model_name="licenceamendment",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("effective_on__gt", models.F("notice_given_on"))),
+                name="amendment_effective_after_notice",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='planneddraw',
-            constraint=models.UniqueConstraint(fields=('application', 'number'), name='planned_draw_once'),
+            model_name="planneddraw",
+            constraint=models.UniqueConstraint(fields=("application", "number"), name="planned_draw_once"),
         ),
         migrations.AddConstraint(
-            model_name='planneddraw',
-            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='planned_draw_number_positive'),
+            model_name="planneddraw",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("number__gte", 1)), name="planned_draw_number_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='planneddraw',
-            constraint=models.CheckConstraint(condition=models.Q(('max_sales__gt', 0)), name='planned_draw_sales_positive'),
+            model_name="planneddraw",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("max_sales__gt", 0)), name="planned_draw_sales_positive"
+            ),
         ),
     ]

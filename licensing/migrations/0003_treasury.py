@@ -7,159 +7,304 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('licensing', '0002_eligibility_applications_amendments'),
+        ("licensing", "0002_eligibility_applications_amendments"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='licence',
-            name='fee_collection',
-            field=models.CharField(choices=[('each_report', 'With each four-draw report'), ('at_end', 'At the end, with the final report')], default='each_report', help_text='When the fee is paid: with each four-draw report or at the end (L9).', max_length=20),
+            model_name="licence",
+            name="fee_collection",
+            field=models.CharField(
+                choices=[
+                    ("each_report", "With each four-draw report"),
+                    ("at_end", "At the end, with the final report"),
+                ],
+                default="each_report",
+                help_text="When the fee is paid: with each four-draw report or at the end (L9).",
+                max_length=20,
+            ),
         ),
         migrations.CreateModel(
-            name='ApprovedUse',
+            name="ApprovedUse",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('description', models.CharField(max_length=200)),
-                ('approved_on', models.DateField(help_text='The date of the written approval (or of the licence).')),
-                ('is_amendment', models.BooleanField(default=False)),
-                ('approval_reference', models.CharField(blank=True, help_text="The regulator's letter or e-mail approving an amendment.", max_length=120)),
-                ('approval_document', models.FileField(blank=True, upload_to='approvals/%Y/')),
-                ('recorded_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
-                ('licence', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='approved_uses', to='licensing.licence')),
-                ('recorded_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("description", models.CharField(max_length=200)),
+                ("approved_on", models.DateField(help_text="The date of the written approval (or of the licence).")),
+                ("is_amendment", models.BooleanField(default=False)),
+                (
+                    "approval_reference",
+                    models.CharField(
+                        blank=True, help_text="The regulator's letter or e-mail approving an amendment.", max_length=120
+                    ),
+                ),
+                ("approval_document", models.FileField(blank=True, upload_to="approvals/%Y/")),
+                ("recorded_at", models.DateTimeField(default=django.utils.timezone.now, editable=False)),
+                (
+                    "licence",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="approved_uses",
+                        to="licensing.licence",
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['licence', 'approved_on', 'description'],
+                "ordering": ["licence", "approved_on", "description"],
             },
         ),
         migrations.CreateModel(
-            name='DonatedPrize',
+            name="DonatedPrize",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('description', models.CharField(max_length=200)),
-                ('donor', models.CharField(max_length=150)),
-                ('value', models.DecimalField(decimal_places=2, help_text='Fair market value.', max_digits=12)),
-                ('received_on', models.DateField()),
-                ('licence', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='donated_prizes', to='licensing.licence')),
-                ('recorded_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("description", models.CharField(max_length=200)),
+                ("donor", models.CharField(max_length=150)),
+                ("value", models.DecimalField(decimal_places=2, help_text="Fair market value.", max_digits=12)),
+                ("received_on", models.DateField()),
+                (
+                    "licence",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="donated_prizes",
+                        to="licensing.licence",
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['licence', 'received_on', 'pk'],
+                "ordering": ["licence", "received_on", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='Expense',
+            name="Expense",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('expense', 'Expense of running the lottery'), ('proceeds_use', 'Use of net proceeds')], max_length=20)),
-                ('paid_on', models.DateField()),
-                ('amount', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('payee', models.CharField(max_length=150)),
-                ('description', models.CharField(max_length=200)),
-                ('method', models.CharField(choices=[('cheque', 'Cheque'), ('electronic', 'Electronic transfer')], default='cheque', max_length=20)),
-                ('reference', models.CharField(help_text='Cheque number or transfer reference.', max_length=60)),
-                ('recorded_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
-                ('approved_use', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='spending', to='licensing.approveduse')),
-                ('licence', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='expenses', to='licensing.licence')),
-                ('recorded_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("expense", "Expense of running the lottery"),
+                            ("proceeds_use", "Use of net proceeds"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("paid_on", models.DateField()),
+                ("amount", models.DecimalField(decimal_places=2, max_digits=12)),
+                ("payee", models.CharField(max_length=150)),
+                ("description", models.CharField(max_length=200)),
+                (
+                    "method",
+                    models.CharField(
+                        choices=[("cheque", "Cheque"), ("electronic", "Electronic transfer")],
+                        default="cheque",
+                        max_length=20,
+                    ),
+                ),
+                ("reference", models.CharField(help_text="Cheque number or transfer reference.", max_length=60)),
+                ("recorded_at", models.DateTimeField(default=django.utils.timezone.now, editable=False)),
+                (
+                    "approved_use",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="spending",
+                        to="licensing.approveduse",
+                    ),
+                ),
+                (
+                    "licence",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="expenses", to="licensing.licence"
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['licence', 'paid_on', 'pk'],
+                "ordering": ["licence", "paid_on", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='IssuedReport',
+            name="IssuedReport",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('four_draw', 'Four-draw report'), ('final', 'Final report'), ('ledger', 'Draw ledger')], max_length=20)),
-                ('period', models.PositiveIntegerField(blank=True, help_text='k for draws 4k-3 to 4k.', null=True)),
-                ('file_format', models.CharField(choices=[('pdf', 'PDF'), ('csv', 'CSV')], max_length=4)),
-                ('file', models.FileField(upload_to='reports/%Y/')),
-                ('sha256', models.CharField(max_length=64)),
-                ('size', models.PositiveIntegerField()),
-                ('fee', models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
-                ('due_on', models.DateField(blank=True, null=True)),
-                ('generated_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('generated_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('licence', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='issued_reports', to='licensing.licence')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("four_draw", "Four-draw report"),
+                            ("final", "Final report"),
+                            ("ledger", "Draw ledger"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("period", models.PositiveIntegerField(blank=True, help_text="k for draws 4k-3 to 4k.", null=True)),
+                ("file_format", models.CharField(choices=[("pdf", "PDF"), ("csv", "CSV")], max_length=4)),
+                ("file", models.FileField(upload_to="reports/%Y/")),
+                ("sha256", models.CharField(max_length=64)),
+                ("size", models.PositiveIntegerField()),
+                ("fee", models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
+                ("due_on", models.DateField(blank=True, null=True)),
+                ("generated_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "generated_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "licence",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="issued_reports",
+                        to="licensing.licence",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['licence', '-generated_at'],
+                "ordering": ["licence", "-generated_at"],
             },
         ),
         migrations.CreateModel(
-            name='TrustAccount',
+            name="TrustAccount",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('bank_name', models.CharField(max_length=150)),
-                ('branch', models.CharField(blank=True, max_length=150)),
-                ('account_number', models.CharField(help_text='As printed on the cheques.', max_length=40)),
-                ('opened_on', models.DateField()),
-                ('deposit_within_days', models.PositiveSmallIntegerField(default=3, help_text="A draw's sales deposited later than this many days after the draw are flagged late (L12).")),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
-                ('licence', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='trust_account', to='licensing.licence')),
-                ('signing_officers', models.ManyToManyField(related_name='trust_accounts_signed', to='licensing.bonafidemember')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("bank_name", models.CharField(max_length=150)),
+                ("branch", models.CharField(blank=True, max_length=150)),
+                ("account_number", models.CharField(help_text="As printed on the cheques.", max_length=40)),
+                ("opened_on", models.DateField()),
+                (
+                    "deposit_within_days",
+                    models.PositiveSmallIntegerField(
+                        default=3,
+                        help_text="A draw's sales deposited later than this many days after the draw are flagged late (L12).",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now, editable=False)),
+                (
+                    "licence",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="trust_account",
+                        to="licensing.licence",
+                    ),
+                ),
+                (
+                    "signing_officers",
+                    models.ManyToManyField(related_name="trust_accounts_signed", to="licensing.bonafidemember"),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Deposit',
+            name="Deposit",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slip_number', models.CharField(max_length=40)),
-                ('deposited_on', models.DateField()),
-                ('amount', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('slip_scan', models.FileField(blank=True, help_text='A scan or photo of the stamped deposit slip (R2).', upload_to='deposit_slips/%Y/')),
-                ('note', models.CharField(blank=True, max_length=200)),
-                ('recorded_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
-                ('recorded_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('account', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='deposits', to='licensing.trustaccount')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("slip_number", models.CharField(max_length=40)),
+                ("deposited_on", models.DateField()),
+                ("amount", models.DecimalField(decimal_places=2, max_digits=12)),
+                (
+                    "slip_scan",
+                    models.FileField(
+                        blank=True,
+                        help_text="A scan or photo of the stamped deposit slip (R2).",
+                        upload_to="deposit_slips/%Y/",
+                    ),
+                ),
+                ("note", models.CharField(blank=True, max_length=200)),
+                ("recorded_at", models.DateTimeField(default=django.utils.timezone.now, editable=False)),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "account",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="deposits",
+                        to="licensing.trustaccount",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['account', 'deposited_on', 'slip_number'],
+                "ordering": ["account", "deposited_on", "slip_number"],
             },
         ),
         migrations.AddConstraint(
-            model_name='approveduse',
-            constraint=models.UniqueConstraint(fields=('licence', 'description'), name='approved_use_once_per_licence'),
+            model_name="approveduse",
+            constraint=models.UniqueConstraint(fields=("licence", "description"), name="approved_use_once_per_licence"),
         ),
         migrations.AddConstraint(
-            model_name='approveduse',
-            constraint=models.CheckConstraint(condition=models.Q(('is_amendment', False), models.Q(('approval_reference', ''), _negated=True), _connector='OR'), name='amendment_has_written_approval'),
+            model_name="approveduse",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("is_amendment", False), models.Q(("approval_reference", ""), _negated=True), _connector="OR"
+                ),
+                name="amendment_has_written_approval",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='donatedprize',
-            constraint=models.CheckConstraint(condition=models.Q(('value__gt', 0)), name='donated_prize_value_positive'),
+            model_name="donatedprize",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("value__gt", 0)), name="donated_prize_value_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='expense',
-            constraint=models.CheckConstraint(condition=models.Q(('amount__gt', 0)), name='expense_amount_positive'),
+            model_name="expense",
+            constraint=models.CheckConstraint(condition=models.Q(("amount__gt", 0)), name="expense_amount_positive"),
         ),
         migrations.AddConstraint(
-            model_name='expense',
-            constraint=models.CheckConstraint(condition=models.Q(('kind__in', ['expense', 'proceeds_use'])), name='expense_kind_valid'),
+            model_name="expense",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("kind__in", ["expense", "proceeds_use"])), name="expense_kind_valid"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='expense',
-            constraint=models.CheckConstraint(condition=models.Q(('kind', 'expense'), ('approved_use__isnull', False), _connector='OR'), name='proceeds_use_names_approved_use'),
+            model_name="expense",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("kind", "expense"), ("approved_use__isnull", False), _connector="OR"),
+                name="proceeds_use_names_approved_use",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='issuedreport',
-            constraint=models.CheckConstraint(condition=models.Q(('kind__in', ['four_draw', 'final', 'ledger'])), name='report_kind_valid'),
+            model_name="issuedreport",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("kind__in", ["four_draw", "final", "ledger"])), name="report_kind_valid"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='issuedreport',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('kind', 'four_draw'), _negated=True), ('period__gte', 1), _connector='OR'), name='four_draw_report_has_period'),
+            model_name="issuedreport",
+            constraint=models.CheckConstraint(
+                condition=models.Q(models.Q(("kind", "four_draw"), _negated=True), ("period__gte", 1), _connector="OR"),
+                name="four_draw_report_has_period",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='deposit',
-            constraint=models.UniqueConstraint(fields=('account', 'slip_number'), name='deposit_slip_once_per_account'),
+            model_name="deposit",
+            constraint=models.UniqueConstraint(fields=("account", "slip_number"), name="deposit_slip_once_per_account"),
         ),
         migrations.AddConstraint(
-            model_name='deposit',
-            constraint=models.CheckConstraint(condition=models.Q(('amount__gt', 0)), name='deposit_amount_positive'),
+            model_name="deposit",
+            constraint=models.CheckConstraint(condition=models.Q(("amount__gt", 0)), name="deposit_amount_positive"),
         ),
     ]

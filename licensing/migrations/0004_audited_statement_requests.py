@@ -7,30 +7,59 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('licensing', '0003_treasury'),
+        ("licensing", "0003_treasury"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='AuditedStatementRequest',
+            name="AuditedStatementRequest",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('requested_on', models.DateField(help_text="The date of the Registrar's written request.")),
-                ('requested_by', models.CharField(help_text='Who asked, e.g. the AGCO Registrar.', max_length=150)),
-                ('reference', models.CharField(blank=True, help_text="The request's reference, if any.", max_length=100)),
-                ('delivered_on', models.DateField(blank=True, null=True)),
-                ('audited_by', models.CharField(blank=True, help_text='The public accountant who audited it.', max_length=150)),
-                ('delivery_reference', models.CharField(blank=True, max_length=100)),
-                ('recorded_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
-                ('licence', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='audited_statement_requests', to='licensing.licence')),
-                ('recorded_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("requested_on", models.DateField(help_text="The date of the Registrar's written request.")),
+                ("requested_by", models.CharField(help_text="Who asked, e.g. the AGCO Registrar.", max_length=150)),
+                (
+                    "reference",
+                    models.CharField(blank=True, help_text="The request's reference, if any.", max_length=100),
+                ),
+                ("delivered_on", models.DateField(blank=True, null=True)),
+                (
+                    "audited_by",
+                    models.CharField(blank=True, help_text="The public accountant who audited it.", max_length=150),
+                ),
+                ("delivery_reference", models.CharField(blank=True, max_length=100)),
+                ("recorded_at", models.DateTimeField(default=django.utils.timezone.now, editable=False)),
+                (
+                    "licence",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="audited_statement_requests",
+                        to="licensing.licence",
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-requested_on'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('delivered_on__isnull', True), ('delivered_on__gte', models.F('requested_on')), _connector='OR'), name='audited_statement_delivered_after_request')],
+                "ordering": ["-requested_on"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("delivered_on__isnull", True),
+                            ("delivered_on__gte", models.F("requested_on")),
+                            _connector="OR",
+                        ),
+                        name="audited_statement_delivered_after_request",
+                    )
+                ],
             },
         ),
     ]

@@ -1,19 +1,6 @@
 """Licensing models, one module per entity; import them from here."""
 
-from licensing.models.licence import (  # noqa: F401
-    LOCAL_AUTHORITY_PRIZE_BOARD_CAP,
-    AuthorityKind,
-    FeeCollection,
-    Licence,
-    LicenceStatus,
-    SalesChannel,
-)
-from licensing.models.organisation import BonaFideMember, Organisation  # noqa: F401
-from licensing.models.eligibility import (  # noqa: F401
-    MIN_CHARITABLE_ACTIVITY_DAYS,
-    CharitablePurpose,
-    Eligibility,
-)
+from licensing.models.amendment import AMENDMENT_NOTICE_DAYS, AmendmentStatus, LicenceAmendment  # noqa: F401
 from licensing.models.application import (  # noqa: F401
     AGCO_PROCESSING_DAYS,
     ApplicantKind,
@@ -23,7 +10,24 @@ from licensing.models.application import (  # noqa: F401
     DocumentKind,
     PlannedDraw,
 )
-from licensing.models.amendment import AMENDMENT_NOTICE_DAYS, AmendmentStatus, LicenceAmendment  # noqa: F401
+from licensing.models.audited_statement import (  # noqa: F401
+    AUDITED_STATEMENT_DUE_DAYS,
+    AuditedStatementRequest,
+)
+from licensing.models.eligibility import (  # noqa: F401
+    MIN_CHARITABLE_ACTIVITY_DAYS,
+    CharitablePurpose,
+    Eligibility,
+)
+from licensing.models.licence import (  # noqa: F401
+    LOCAL_AUTHORITY_PRIZE_BOARD_CAP,
+    AuthorityKind,
+    FeeCollection,
+    Licence,
+    LicenceStatus,
+    SalesChannel,
+)
+from licensing.models.organisation import BonaFideMember, Organisation  # noqa: F401
 from licensing.models.treasury import (  # noqa: F401
     ApprovedUse,
     Deposit,
@@ -34,8 +38,4 @@ from licensing.models.treasury import (  # noqa: F401
     PaymentMethod,
     ReportKind,
     TrustAccount,
-)
-from licensing.models.audited_statement import (  # noqa: F401
-    AUDITED_STATEMENT_DUE_DAYS,
-    AuditedStatementRequest,
 )

@@ -25,7 +25,8 @@ class LicenceAmendment(models.Model):
     status = models.CharField(max_length=20, choices=AmendmentStatus.choices, default=AmendmentStatus.REQUESTED)
     approved_on = models.DateField(null=True, blank=True)
     requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -33,8 +34,9 @@ class LicenceAmendment(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(status__in=AmendmentStatus.values), name="amendment_status_valid"),
             # R:L5 notice comes before the change (the service checks the two weeks).
-            models.CheckConstraint(condition=Q(effective_on__gt=models.F("notice_given_on")),
-                                   name="amendment_effective_after_notice"),
+            models.CheckConstraint(
+                condition=Q(effective_on__gt=models.F("notice_given_on")), name="amendment_effective_after_notice"
+            ),
         ]
 
     def __str__(self) -> str:

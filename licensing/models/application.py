@@ -50,13 +50,20 @@ class DocumentKind(models.TextChoices):
 
 # R:L7 the checklist: which documents each kind of applicant files.
 COMMON_DOCUMENTS = [
-    DocumentKind.FINANCIAL_STATEMENTS, DocumentKind.OFFICERS, DocumentKind.MEMBERS_IN_CHARGE,
-    DocumentKind.TRUST_ACCOUNT, DocumentKind.RULES_OF_PLAY, DocumentKind.SCHEDULE,
+    DocumentKind.FINANCIAL_STATEMENTS,
+    DocumentKind.OFFICERS,
+    DocumentKind.MEMBERS_IN_CHARGE,
+    DocumentKind.TRUST_ACCOUNT,
+    DocumentKind.RULES_OF_PLAY,
+    DocumentKind.SCHEDULE,
     DocumentKind.TICKET_SAMPLE,
 ]
 FIRST_TIME_DOCUMENTS = [
-    DocumentKind.INCORPORATION, DocumentKind.OBJECTS, DocumentKind.CHARITY_PROOF,
-    DocumentKind.PROGRAM_DESCRIPTION, *COMMON_DOCUMENTS,
+    DocumentKind.INCORPORATION,
+    DocumentKind.OBJECTS,
+    DocumentKind.CHARITY_PROOF,
+    DocumentKind.PROGRAM_DESCRIPTION,
+    *COMMON_DOCUMENTS,
 ]
 RETURNING_DOCUMENTS = [*COMMON_DOCUMENTS, DocumentKind.PREVIOUS_REPORT, DocumentKind.USE_OF_PROCEEDS]
 # R:L4 over $50,000: the municipality is notified and a safety and security plan filed.
@@ -73,21 +80,27 @@ class Application(models.Model):
     status = models.CharField(max_length=20, choices=ApplicationStatus.choices, default=ApplicationStatus.DRAFT)
     submitted_on = models.DateField(null=True, blank=True)
     licence = models.OneToOneField(
-        Licence, null=True, blank=True, on_delete=models.PROTECT, related_name="application",
-        help_text="The licence granted on this application, once recorded.")
+        Licence,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="application",
+        help_text="The licence granted on this application, once recorded.",
+    )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(condition=Q(prize_board__gt=0), name="application_prize_board_positive"),
-            models.CheckConstraint(condition=Q(status__in=ApplicationStatus.values),
-                                   name="application_status_valid"),
+            models.CheckConstraint(condition=Q(status__in=ApplicationStatus.values), name="application_status_valid"),
             models.CheckConstraint(
                 condition=Q(status=ApplicationStatus.DRAFT) | Q(submitted_on__isnull=False),
-                name="submitted_application_has_date"),
+                name="submitted_application_has_date",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -146,7 +159,8 @@ class ApplicationDocument(models.Model):
     file = models.FileField(upload_to=_document_path, blank=True)
     note = models.CharField(max_length=300, blank=True, help_text="e.g. original in the binder, tab 3.")
     attached_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     attached_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -34,19 +34,25 @@ class Eligibility(models.Model):
     organisation = models.OneToOneField(Organisation, on_delete=models.PROTECT, related_name="eligibility")
     is_non_profit = models.BooleanField(default=False)
     non_profit_evidence = models.CharField(
-        max_length=300, blank=True, help_text="e.g. letters patent no. 1234567, CRA registration letter.")
+        max_length=300, blank=True, help_text="e.g. letters patent no. 1234567, CRA registration letter."
+    )
     located_in_ontario = models.BooleanField(default=False)
     location_evidence = models.CharField(
-        max_length=300, blank=True, help_text="e.g. head office address, property tax bill.")
+        max_length=300, blank=True, help_text="e.g. head office address, property tax bill."
+    )
     charitable_activity_since = models.DateField(
-        null=True, blank=True, help_text="When the organisation began its charitable work.")
+        null=True, blank=True, help_text="When the organisation began its charitable work."
+    )
     activity_evidence = models.CharField(
-        max_length=300, blank=True, help_text="e.g. annual reports 2024 and 2025, financial statements.")
+        max_length=300, blank=True, help_text="e.g. annual reports 2024 and 2025, financial statements."
+    )
     purpose = models.CharField(max_length=30, choices=CharitablePurpose.choices, blank=True)
     purpose_description = models.TextField(
-        blank=True, help_text="What the organisation does, in its own words (its objects).")
+        blank=True, help_text="What the organisation does, in its own words (its objects)."
+    )
     assessed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     assessed_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -74,13 +80,13 @@ class Eligibility(models.Model):
             found.append("it needs at least one year of charitable activity, with evidence")
         elif (today - self.charitable_activity_since).days < MIN_CHARITABLE_ACTIVITY_DAYS:
             ready = self.charitable_activity_since + datetime.timedelta(days=MIN_CHARITABLE_ACTIVITY_DAYS)
-            found.append(f"it needs at least one year of charitable activity (it will have one on "
-                         f"{ready:%Y-%m-%d})")
+            found.append(f"it needs at least one year of charitable activity (it will have one on {ready:%Y-%m-%d})")
         if self.purpose == CharitablePurpose.PRIVATE_INTEREST:
             found.append("a group serving its members' private interests is not eligible")
         elif self.purpose not in CharitablePurpose.eligible():
-            found.append("its purpose must be relieving poverty, advancing education or religion, "
-                         "or benefiting the community")
+            found.append(
+                "its purpose must be relieving poverty, advancing education or religion, or benefiting the community"
+            )
         return found
 
     def is_eligible(self, today: datetime.date | None = None) -> bool:

@@ -58,7 +58,9 @@ class Licence(models.Model):
         help_text="Licence fee as a percent of the prize board (AGCO electronic 1%, municipal up to 3%).",
     )
     fee_collection = models.CharField(
-        max_length=20, choices=FeeCollection.choices, default=FeeCollection.EACH_REPORT,
+        max_length=20,
+        choices=FeeCollection.choices,
+        default=FeeCollection.EACH_REPORT,
         help_text="When the fee is paid: with each four-draw report or at the end (L9).",
     )
     issued_on = models.DateField()
@@ -78,15 +80,11 @@ class Licence(models.Model):
             models.CheckConstraint(
                 condition=Q(expires_on__gt=models.F("issued_on")), name="licence_expires_after_issue"
             ),
-            models.CheckConstraint(
-                condition=Q(status__in=LicenceStatus.values), name="licence_status_valid"
-            ),
+            models.CheckConstraint(condition=Q(status__in=LicenceStatus.values), name="licence_status_valid"),
             models.CheckConstraint(
                 condition=Q(authority_kind__in=AuthorityKind.values), name="licence_authority_valid"
             ),
-            models.CheckConstraint(
-                condition=Q(sales_channel__in=SalesChannel.values), name="licence_channel_valid"
-            ),
+            models.CheckConstraint(condition=Q(sales_channel__in=SalesChannel.values), name="licence_channel_valid"),
             # R:L2 a municipal or First Nation licence: paper only, prize board <= $50,000.
             models.CheckConstraint(
                 condition=Q(authority_kind=AuthorityKind.AGCO)

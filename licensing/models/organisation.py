@@ -32,9 +32,7 @@ class BonaFideMember(models.Model):
     destruction (E3) and sign for the trust account (L12)."""
 
     organisation = models.ForeignKey(Organisation, on_delete=models.PROTECT, related_name="members")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="bona_fide_memberships"
-    )
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="bona_fide_memberships")
     full_name = models.CharField(max_length=150)
     date_of_birth = models.DateField(null=True, blank=True, help_text="Members must be 18 or over (L13).")
     is_in_charge = models.BooleanField(

@@ -25,7 +25,8 @@ class TrustAccount(models.Model):
     account_number = models.CharField(max_length=40, help_text="As printed on the cheques.")
     opened_on = models.DateField()
     deposit_within_days = models.PositiveSmallIntegerField(
-        default=3, help_text="A draw's sales deposited later than this many days after the draw are flagged late (L12).")
+        default=3, help_text="A draw's sales deposited later than this many days after the draw are flagged late (L12)."
+    )
     signing_officers = models.ManyToManyField(BonaFideMember, related_name="trust_accounts_signed")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
@@ -40,8 +41,9 @@ class Deposit(models.Model):
     slip_number = models.CharField(max_length=40)
     deposited_on = models.DateField()
     amount = models.DecimalField(**MONEY)
-    slip_scan = models.FileField(upload_to="deposit_slips/%Y/", blank=True,
-                                 help_text="A scan or photo of the stamped deposit slip (R2).")
+    slip_scan = models.FileField(
+        upload_to="deposit_slips/%Y/", blank=True, help_text="A scan or photo of the stamped deposit slip (R2)."
+    )
     note = models.CharField(max_length=200, blank=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(default=timezone.now, editable=False)
@@ -66,7 +68,8 @@ class ApprovedUse(models.Model):
     approved_on = models.DateField(help_text="The date of the written approval (or of the licence).")
     is_amendment = models.BooleanField(default=False)
     approval_reference = models.CharField(
-        max_length=120, blank=True, help_text="The regulator's letter or e-mail approving an amendment.")
+        max_length=120, blank=True, help_text="The regulator's letter or e-mail approving an amendment."
+    )
     approval_document = models.FileField(upload_to="approvals/%Y/", blank=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(default=timezone.now, editable=False)
@@ -103,8 +106,9 @@ class Expense(models.Model):
 
     licence = models.ForeignKey(Licence, on_delete=models.PROTECT, related_name="expenses")
     kind = models.CharField(max_length=20, choices=ExpenseKind.choices)
-    approved_use = models.ForeignKey(ApprovedUse, null=True, blank=True, on_delete=models.PROTECT,
-                                     related_name="spending")
+    approved_use = models.ForeignKey(
+        ApprovedUse, null=True, blank=True, on_delete=models.PROTECT, related_name="spending"
+    )
     paid_on = models.DateField()
     amount = models.DecimalField(**MONEY)
     payee = models.CharField(max_length=150)
@@ -155,8 +159,9 @@ class IssuedReport(models.Model):
         ordering = ["licence", "-generated_at"]
         constraints = [
             models.CheckConstraint(condition=Q(kind__in=ReportKind.values), name="report_kind_valid"),
-            models.CheckConstraint(condition=~Q(kind=ReportKind.FOUR_DRAW) | Q(period__gte=1),
-                                   name="four_draw_report_has_period"),
+            models.CheckConstraint(
+                condition=~Q(kind=ReportKind.FOUR_DRAW) | Q(period__gte=1), name="four_draw_report_has_period"
+            ),
         ]
 
     def __str__(self) -> str:

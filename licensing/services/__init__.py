@@ -1,5 +1,21 @@
 """Writes of licensing, one module per entity; import services from here."""
 
+from licensing.services.amendments import licence_amend_channel, licence_amendment_approve  # noqa: F401
+from licensing.services.applications import (  # noqa: F401
+    application_attach_document,
+    application_checklist,
+    application_create,
+    application_problems,
+    application_record_licence,
+    application_set_schedule,
+    application_submit,
+    plan_totals,
+)
+from licensing.services.audited_statements import (  # noqa: F401
+    audited_statement_deliver,
+    audited_statement_request_record,
+)
+from licensing.services.eligibility import eligibility_check, eligibility_record  # noqa: F401
 from licensing.services.licences import (  # noqa: F401
     DEFAULT_FEE_RATE_PERCENT,
     check_authority_allows,
@@ -8,18 +24,6 @@ from licensing.services.licences import (  # noqa: F401
     licence_create,
     organisation_get_or_create,
 )
-from licensing.services.eligibility import eligibility_check, eligibility_record  # noqa: F401
-from licensing.services.applications import (  # noqa: F401
-    application_attach_document,
-    application_checklist,
-    application_create,
-    application_record_licence,
-    application_problems,
-    application_set_schedule,
-    application_submit,
-    plan_totals,
-)
-from licensing.services.amendments import licence_amend_channel, licence_amendment_approve  # noqa: F401
 from licensing.services.treasury import (  # noqa: F401
     approved_use_add,
     deposit_record,
@@ -30,8 +34,4 @@ from licensing.services.treasury import (  # noqa: F401
     report_issue,
     trust_account_open,
     trust_account_set_officers,
-)
-from licensing.services.audited_statements import (  # noqa: F401
-    audited_statement_deliver,
-    audited_statement_request_record,
 )

@@ -25,28 +25,50 @@ from licensing.services.licences import check_authority_allows
 def _lock_draft(application: Application) -> Application:
     application = Application.objects.select_for_update().get(pk=application.pk)
     if application.status != ApplicationStatus.DRAFT:
-        raise LicensingError(f"The application was submitted on {application.submitted_on:%Y-%m-%d}; "
-                             "it can no longer be changed. Start a new application to change it.")
+        raise LicensingError(
+            f"The application was submitted on {application.submitted_on:%Y-%m-%d}; "
+            "it can no longer be changed. Start a new application to change it."
+        )
     return application
 
 
 @transaction.atomic
-def application_create(*, actor, organisation: Organisation, applicant_kind: str, authority_kind: str,
-                       authority_name: str, sales_channel: str, prize_board) -> Application:
+def application_create(
+    *,
+    actor,
+    organisation: Organisation,
+    applicant_kind: str,
+    authority_kind: str,
+    authority_name: str,
+    sales_channel: str,
+    prize_board,
+) -> Application:
     eligibility_check(organisation=organisation)  # R:L1
     if applicant_kind not in ApplicantKind.values:
         raise LicensingError("Say whether this is a first-time or a returning applicant.")
     prize_board = parse_amount(prize_board, what="The prize board", allow_zero=False)
     check_authority_allows(authority_kind=authority_kind, sales_channel=sales_channel, prize_board=prize_board)
     application = Application.objects.create(
-        organisation=organisation, applicant_kind=applicant_kind, authority_kind=authority_kind,
+        organisation=organisation,
+        applicant_kind=applicant_kind,
+        authority_kind=authority_kind,
         authority_name=(authority_name or "").strip() or AuthorityKind(authority_kind).label,
-        sales_channel=sales_channel, prize_board=prize_board,
+        sales_channel=sales_channel,
+        prize_board=prize_board,
         created_by=actor if actor is not None and actor.is_authenticated else None,
     )
-    audit_record(actor=actor, action="licensing.application.create", obj=application, data={
-        "organisation": organisation.name, "applicant_kind": applicant_kind,
-        "authority_kind": authority_kind, "sales_channel": sales_channel, "prize_board": prize_board})
+    audit_record(
+        actor=actor,
+        action="licensing.application.create",
+        obj=application,
+        data={
+            "organisation": organisation.name,
+            "applicant_kind": applicant_kind,
+            "authority_kind": authority_kind,
+            "sales_channel": sales_channel,
+            "prize_board": prize_board,
+        },
+    )
     return application
 
 
@@ -57,8 +79,16 @@ def plan_totals(prize_board, draws: list[tuple[datetime.date, object]]) -> list[
     for number, (draw_on, max_sales) in enumerate(draws, start=1):
         prizes = prizes_of(max_sales, rounding=Rounding.CENT)
         total += prizes
-        rows.append({"number": number, "draw_on": draw_on, "max_sales": max_sales, "prizes": prizes,
-                     "cumulative_prizes": total, "fits": total <= prize_board})
+        rows.append(
+            {
+                "number": number,
+                "draw_on": draw_on,
+                "max_sales": max_sales,
+                "prizes": prizes,
+                "cumulative_prizes": total,
+                "fits": total <= prize_board,
+            }
+        )
     return rows
 
 
@@ -71,8 +101,7 @@ def application_set_schedule(*, actor, application: Application, draws) -> list[
     for index, (draw_on, max_sales) in enumerate(draws, start=1):
         if not isinstance(draw_on, datetime.date):
             raise LicensingError(f"Planned draw {index} needs a date.")
-        parsed.append((draw_on, parse_amount(max_sales, what=f"The maximum sales of draw {index}",
-                                             allow_zero=False)))
+        parsed.append((draw_on, parse_amount(max_sales, what=f"The maximum sales of draw {index}", allow_zero=False)))
     if not parsed:
         raise LicensingError("Plan at least one draw: its date and the most you expect to sell.")
     dates = [d for d, _ in parsed]
@@ -85,19 +114,29 @@ def application_set_schedule(*, actor, application: Application, draws) -> list[
             f"The sales plan carries the prizes to {format_money(over['cumulative_prizes'])} by draw "
             f"{over['number']} ({over['draw_on']:%Y-%m-%d}), past the prize board of "
             f"{format_money(application.prize_board)}. Lower the maximum sales, plan fewer draws, "
-            "or apply for a larger prize board.", rule="L3")
+            "or apply for a larger prize board.",
+            rule="L3",
+        )
     application.planned_draws.all().delete()
-    planned = PlannedDraw.objects.bulk_create([
-        PlannedDraw(application=application, number=n, draw_on=d, max_sales=s)
-        for n, (d, s) in enumerate(parsed, start=1)])
-    audit_record(actor=actor, action="licensing.application.schedule", obj=application, data={
-        "draws": [[d, s] for d, s in parsed], "planned_prizes": rows[-1]["cumulative_prizes"]})
+    planned = PlannedDraw.objects.bulk_create(
+        [
+            PlannedDraw(application=application, number=n, draw_on=d, max_sales=s)
+            for n, (d, s) in enumerate(parsed, start=1)
+        ]
+    )
+    audit_record(
+        actor=actor,
+        action="licensing.application.schedule",
+        obj=application,
+        data={"draws": [[d, s] for d, s in parsed], "planned_prizes": rows[-1]["cumulative_prizes"]},
+    )
     return planned
 
 
 @transaction.atomic
-def application_attach_document(*, actor, application: Application, kind: str, file=None,
-                                note: str = "") -> ApplicationDocument:
+def application_attach_document(
+    *, actor, application: Application, kind: str, file=None, note: str = ""
+) -> ApplicationDocument:
     """R:L7 attach a checklist document (a file, or a note of where the
     original is kept). Attaching again replaces it."""
     application = _lock_draft(application)
@@ -114,16 +153,22 @@ def application_attach_document(*, actor, application: Application, kind: str, f
     document.attached_by = actor if actor is not None and actor.is_authenticated else None
     document.attached_at = timezone.now()
     document.save()
-    audit_record(actor=actor, action="licensing.application.attach", obj=application, data={
-        "kind": kind, "file": document.file.name if document.file else "", "note": note})
+    audit_record(
+        actor=actor,
+        action="licensing.application.attach",
+        obj=application,
+        data={"kind": kind, "file": document.file.name if document.file else "", "note": note},
+    )
     return document
 
 
 def application_checklist(application: Application) -> list[dict]:
     """R:L7 every document this applicant must file, attached or missing."""
     attached = {d.kind: d for d in application.documents.all()}
-    return [{"kind": kind, "label": DocumentKind(kind).label, "document": attached.get(kind),
-             "attached": kind in attached} for kind in application.required_documents()]
+    return [
+        {"kind": kind, "label": DocumentKind(kind).label, "document": attached.get(kind), "attached": kind in attached}
+        for kind in application.required_documents()
+    ]
 
 
 def application_problems(application: Application, *, today: datetime.date | None = None) -> list[str]:
@@ -138,8 +183,10 @@ def application_problems(application: Application, *, today: datetime.date | Non
         problems.append("attach the missing documents: " + "; ".join(missing) + " (L7)")
     earliest = application.earliest_start(today)
     if planned and planned[0].draw_on < earliest:
-        problems.append(f"the first draw is planned for {planned[0].draw_on:%Y-%m-%d}, before the earliest "
-                        f"realistic start of {earliest:%Y-%m-%d}; move the schedule later (L6)")
+        problems.append(
+            f"the first draw is planned for {planned[0].draw_on:%Y-%m-%d}, before the earliest "
+            f"realistic start of {earliest:%Y-%m-%d}; move the schedule later (L6)"
+        )
     return problems
 
 
@@ -155,8 +202,12 @@ def application_submit(*, actor, application: Application, today: datetime.date 
     application.status = ApplicationStatus.SUBMITTED
     application.submitted_on = today
     application.save(update_fields=["status", "submitted_on"])
-    audit_record(actor=actor, action="licensing.application.submit", obj=application, data={
-        "submitted_on": today, "earliest_start": application.earliest_start()})
+    audit_record(
+        actor=actor,
+        action="licensing.application.submit",
+        obj=application,
+        data={"submitted_on": today, "earliest_start": application.earliest_start()},
+    )
     return application
 
 
@@ -170,12 +221,14 @@ def application_record_licence(*, actor, application: Application, licence) -> A
     if application.licence_id:
         raise LicensingError(f"This application already has its licence, {application.licence.number}.")
     if licence.organisation_id != application.organisation_id:
-        raise LicensingError(f"Licence {licence.number} belongs to {licence.organisation}, not to "
-                             f"{application.organisation}.")
+        raise LicensingError(
+            f"Licence {licence.number} belongs to {licence.organisation}, not to {application.organisation}."
+        )
     if Application.objects.filter(licence=licence).exists():
         raise LicensingError(f"Licence {licence.number} is already kept with another application.")
     application.licence = licence
     application.save(update_fields=["licence"])
-    audit_record(actor=actor, action="licensing.application.record_licence", obj=application,
-                 data={"licence": licence.number})
+    audit_record(
+        actor=actor, action="licensing.application.record_licence", obj=application, data={"licence": licence.number}
+    )
     return application

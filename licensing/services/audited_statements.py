@@ -12,8 +12,9 @@ from licensing.models import AuditedStatementRequest, Licence
 
 
 @transaction.atomic
-def audited_statement_request_record(*, actor, licence: Licence, requested_on: datetime.date,
-                                     requested_by: str, reference: str = "") -> AuditedStatementRequest:
+def audited_statement_request_record(
+    *, actor, licence: Licence, requested_on: datetime.date, requested_by: str, reference: str = ""
+) -> AuditedStatementRequest:
     """R:R3 the statement is due 120 days after the request; the deadline
     appears on the treasurer's deadlines and calendar feed."""
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
@@ -23,20 +24,41 @@ def audited_statement_request_record(*, actor, licence: Licence, requested_on: d
     if requested_on > timezone.localdate():
         raise LicensingError("The request date cannot be in the future; use the date on the letter.", rule="R3")
     if requested_on < licence.issued_on:
-        raise LicensingError(f"Licence {licence.number} was issued on {licence.issued_on}; a request for its "
-                             "audited statement cannot be older.", rule="R3")
+        raise LicensingError(
+            f"Licence {licence.number} was issued on {licence.issued_on}; a request for its "
+            "audited statement cannot be older.",
+            rule="R3",
+        )
     request = AuditedStatementRequest.objects.create(
-        licence=licence, requested_on=requested_on, requested_by=requested_by[:150],
-        reference=(reference or "").strip()[:100], recorded_by=actor if getattr(actor, "pk", None) else None)
-    audit_record(actor=actor, action="licensing.audited_statement.request", obj=request,
-                 data={"licence": licence.number, "requested_on": requested_on, "requested_by": requested_by,
-                       "due_on": request.due_on})
+        licence=licence,
+        requested_on=requested_on,
+        requested_by=requested_by[:150],
+        reference=(reference or "").strip()[:100],
+        recorded_by=actor if getattr(actor, "pk", None) else None,
+    )
+    audit_record(
+        actor=actor,
+        action="licensing.audited_statement.request",
+        obj=request,
+        data={
+            "licence": licence.number,
+            "requested_on": requested_on,
+            "requested_by": requested_by,
+            "due_on": request.due_on,
+        },
+    )
     return request
 
 
 @transaction.atomic
-def audited_statement_deliver(*, actor, request: AuditedStatementRequest, delivered_on: datetime.date,
-                              audited_by: str, delivery_reference: str = "") -> AuditedStatementRequest:
+def audited_statement_deliver(
+    *,
+    actor,
+    request: AuditedStatementRequest,
+    delivered_on: datetime.date,
+    audited_by: str,
+    delivery_reference: str = "",
+) -> AuditedStatementRequest:
     request = AuditedStatementRequest.objects.select_for_update().get(pk=request.pk)
     if request.delivered_on is not None:
         raise LicensingError(f"This audited statement was already delivered on {request.delivered_on}.")
@@ -48,7 +70,10 @@ def audited_statement_deliver(*, actor, request: AuditedStatementRequest, delive
     request.audited_by = audited_by.strip()[:150]
     request.delivery_reference = (delivery_reference or "").strip()[:100]
     request.save(update_fields=["delivered_on", "audited_by", "delivery_reference"])
-    audit_record(actor=actor, action="licensing.audited_statement.deliver", obj=request,
-                 data={"delivered_on": delivered_on, "audited_by": request.audited_by,
-                       "late": delivered_on > request.due_on})
+    audit_record(
+        actor=actor,
+        action="licensing.audited_statement.deliver",
+        obj=request,
+        data={"delivered_on": delivered_on, "audited_by": request.audited_by, "late": delivered_on > request.due_on},
+    )
     return request

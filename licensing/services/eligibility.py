@@ -33,18 +33,27 @@ def eligibility_record(
     if charitable_activity_since and charitable_activity_since > timezone.localdate():
         raise LicensingError("The charitable activity cannot start in the future.")
     values = dict(
-        is_non_profit=bool(is_non_profit), non_profit_evidence=(non_profit_evidence or "").strip(),
-        located_in_ontario=bool(located_in_ontario), location_evidence=(location_evidence or "").strip(),
+        is_non_profit=bool(is_non_profit),
+        non_profit_evidence=(non_profit_evidence or "").strip(),
+        located_in_ontario=bool(located_in_ontario),
+        location_evidence=(location_evidence or "").strip(),
         charitable_activity_since=charitable_activity_since,
-        activity_evidence=(activity_evidence or "").strip(), purpose=purpose or "",
+        activity_evidence=(activity_evidence or "").strip(),
+        purpose=purpose or "",
         purpose_description=(purpose_description or "").strip(),
         assessed_by=actor if actor is not None and actor.is_authenticated else None,
         assessed_at=timezone.now(),
     )
     eligibility, _ = Eligibility.objects.update_or_create(organisation=organisation, defaults=values)
-    audit_record(actor=actor, action="licensing.eligibility.record", obj=eligibility,
-                 data={**{k: v for k, v in values.items() if k not in ("assessed_by", "assessed_at")},
-                       "problems": eligibility.problems()})
+    audit_record(
+        actor=actor,
+        action="licensing.eligibility.record",
+        obj=eligibility,
+        data={
+            **{k: v for k, v in values.items() if k not in ("assessed_by", "assessed_at")},
+            "problems": eligibility.problems(),
+        },
+    )
     return eligibility
 
 
@@ -55,8 +64,9 @@ def eligibility_check(*, organisation: Organisation, today: datetime.date | None
         raise LicensingError(
             f"{organisation} has no eligibility assessment on file: record that it is a non-profit "
             "located in Ontario with a year of charitable activity and an eligible purpose, with the "
-            "evidence, before it can be licensed.", rule="L1")
+            "evidence, before it can be licensed.",
+            rule="L1",
+        )
     problems = eligibility.problems(today)
     if problems:
-        raise LicensingError(f"{organisation} cannot be licensed yet: " + "; ".join(problems) + ".",
-                             rule="L1")
+        raise LicensingError(f"{organisation} cannot be licensed yet: " + "; ".join(problems) + ".", rule="L1")

@@ -10,7 +10,6 @@ from django.utils import timezone
 from core.audit import audit_record
 from core.money import parse_amount
 from licensing.errors import LicensingError
-from licensing.services.eligibility import eligibility_check
 from licensing.models import (
     LOCAL_AUTHORITY_PRIZE_BOARD_CAP,
     AuthorityKind,
@@ -19,6 +18,7 @@ from licensing.models import (
     Organisation,
     SalesChannel,
 )
+from licensing.services.eligibility import eligibility_check
 
 DEFAULT_FEE_RATE_PERCENT = {
     AuthorityKind.AGCO: Decimal("1.00"),
@@ -34,8 +34,9 @@ def organisation_get_or_create(*, actor, name: str, **details) -> tuple[Organisa
         raise LicensingError("Give the organisation's name.")
     organisation, created = Organisation.objects.get_or_create(name=name, defaults=details)
     if created:
-        audit_record(actor=actor, action="licensing.organisation.create", obj=organisation,
-                     data={"name": name, **details})
+        audit_record(
+            actor=actor, action="licensing.organisation.create", obj=organisation, data={"name": name, **details}
+        )
     return organisation, created
 
 
@@ -47,20 +48,22 @@ def check_authority_allows(*, authority_kind: str, sales_channel: str, prize_boa
         )
     if sales_channel not in SalesChannel.values:
         raise LicensingError(
-            f"Unknown sales channel {sales_channel!r}: choose paper roll, paper stub, "
-            "electronic in-person or online."
+            f"Unknown sales channel {sales_channel!r}: choose paper roll, paper stub, electronic in-person or online."
         )
     if authority_kind == AuthorityKind.AGCO:
         return
     label = AuthorityKind(authority_kind).label.lower()
     if sales_channel not in SalesChannel.paper():  # R:L2
         raise LicensingError(
-            f"A {label} may license paper raffles only; electronic and online raffles are "
-            "licensed by the AGCO.", rule="L2")
+            f"A {label} may license paper raffles only; electronic and online raffles are licensed by the AGCO.",
+            rule="L2",
+        )
     if prize_board > LOCAL_AUTHORITY_PRIZE_BOARD_CAP:  # R:L2
         raise LicensingError(
             f"A {label} may license a prize board of at most $50,000.00; this one is "
-            f"${prize_board:,.2f}. Apply to the AGCO instead.", rule="L2")
+            f"${prize_board:,.2f}. Apply to the AGCO instead.",
+            rule="L2",
+        )
 
 
 @transaction.atomic
@@ -83,9 +86,7 @@ def licence_create(
     if Licence.objects.filter(number=number).exists():
         raise LicensingError(f"Licence {number} is already recorded.")
     prize_board = parse_amount(prize_board, what="The prize board", allow_zero=False)
-    check_authority_allows(
-        authority_kind=authority_kind, sales_channel=sales_channel, prize_board=prize_board
-    )
+    check_authority_allows(authority_kind=authority_kind, sales_channel=sales_channel, prize_board=prize_board)
     if fee_rate_percent is None:
         fee_rate_percent = DEFAULT_FEE_RATE_PERCENT[authority_kind]
     fee_rate_percent = parse_amount(fee_rate_percent, what="The fee rate")
@@ -143,7 +144,9 @@ def licence_cancel(*, actor, licence: Licence, reason: str, today=None) -> Licen
     if licence.is_expired(today):  # R:L8
         raise LicensingError(
             f"Licence {licence.number} expired on {licence.expires_on:%Y-%m-%d}; an expired "
-            "licence can no longer be amended or cancelled.", rule="L8")
+            "licence can no longer be amended or cancelled.",
+            rule="L8",
+        )
     if licence.status != LicenceStatus.ACTIVE:
         raise LicensingError(f"Licence {licence.number} is already {licence.get_status_display().lower()}.")
     if not (reason or "").strip():

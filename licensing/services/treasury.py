@@ -22,8 +22,8 @@ from licensing.models import (
     Deposit,
     DonatedPrize,
     Expense,
-    IssuedReport,
     ExpenseKind,
+    IssuedReport,
     Licence,
     PaymentMethod,
     TrustAccount,
@@ -49,37 +49,61 @@ def _officers(licence: Licence, members) -> list[BonaFideMember]:
         if member.organisation_id != licence.organisation_id or not member.is_active:  # R:L12
             raise LicensingError(
                 f"{member.full_name} is not an active bona fide member of {licence.organisation}; "
-                "only they may sign for the trust account.", rule="L12")
+                "only they may sign for the trust account.",
+                rule="L12",
+            )
     if len({m.user_id for m in found}) < MIN_SIGNING_OFFICERS:  # R:L12
         raise LicensingError(
-            "The lottery trust account needs at least two different bona fide members as signing "
-            "officers.", rule="L12")
+            "The lottery trust account needs at least two different bona fide members as signing officers.", rule="L12"
+        )
     return found
 
 
 @transaction.atomic
-def trust_account_open(*, actor, licence: Licence, bank_name: str, account_number: str,
-                       opened_on: datetime.date, signing_officers, branch: str = "",
-                       deposit_within_days: int = 3) -> TrustAccount:
+def trust_account_open(
+    *,
+    actor,
+    licence: Licence,
+    bank_name: str,
+    account_number: str,
+    opened_on: datetime.date,
+    signing_officers,
+    branch: str = "",
+    deposit_within_days: int = 3,
+) -> TrustAccount:
     """R:L10 record the event's separate lottery trust account."""
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     if TrustAccount.objects.filter(licence=licence).exists():
-        raise LicensingError(f"Licence {licence.number} already has its lottery trust account; "
-                             "one account holds all of the event's funds.", rule="L10")
+        raise LicensingError(
+            f"Licence {licence.number} already has its lottery trust account; "
+            "one account holds all of the event's funds.",
+            rule="L10",
+        )
     if not (bank_name or "").strip() or not (account_number or "").strip():
         raise LicensingError("Give the bank and the account number of the trust account.")
     if deposit_within_days < 0 or deposit_within_days > 30:
         raise LicensingError("Deposits are due within 0 to 30 days of the draw.")
     officers = _officers(licence, signing_officers)
     account = TrustAccount.objects.create(
-        licence=licence, bank_name=bank_name.strip(), branch=(branch or "").strip(),
-        account_number=account_number.strip(), opened_on=opened_on,
+        licence=licence,
+        bank_name=bank_name.strip(),
+        branch=(branch or "").strip(),
+        account_number=account_number.strip(),
+        opened_on=opened_on,
         deposit_within_days=deposit_within_days,
     )
     account.signing_officers.set(officers)
-    audit_record(actor=actor, action="licensing.trust_account.open", obj=account, data={
-        "licence": licence.number, "bank": account.bank_name, "account_number": account.account_number,
-        "signing_officers": sorted(m.full_name for m in officers)})
+    audit_record(
+        actor=actor,
+        action="licensing.trust_account.open",
+        obj=account,
+        data={
+            "licence": licence.number,
+            "bank": account.bank_name,
+            "account_number": account.account_number,
+            "signing_officers": sorted(m.full_name for m in officers),
+        },
+    )
     return account
 
 
@@ -89,14 +113,26 @@ def trust_account_set_officers(*, actor, account: TrustAccount, signing_officers
     officers = _officers(account.licence, signing_officers)
     before = sorted(account.signing_officers.values_list("full_name", flat=True))
     account.signing_officers.set(officers)
-    audit_record(actor=actor, action="licensing.trust_account.set_officers", obj=account, data={
-        "before": before, "after": sorted(m.full_name for m in officers)})
+    audit_record(
+        actor=actor,
+        action="licensing.trust_account.set_officers",
+        obj=account,
+        data={"before": before, "after": sorted(m.full_name for m in officers)},
+    )
     return account
 
 
 @transaction.atomic
-def deposit_record(*, actor, account: TrustAccount, slip_number: str, deposited_on: datetime.date,
-                   amount, slip_scan=None, note: str = "") -> Deposit:
+def deposit_record(
+    *,
+    actor,
+    account: TrustAccount,
+    slip_number: str,
+    deposited_on: datetime.date,
+    amount,
+    slip_scan=None,
+    note: str = "",
+) -> Deposit:
     """R:L12 a deposit of lottery money into the trust account. Which draws it
     covers is recorded with `raffle.services.deposit_cover_draws`."""
     account = TrustAccount.objects.select_for_update().get(pk=account.pk)
@@ -107,23 +143,45 @@ def deposit_record(*, actor, account: TrustAccount, slip_number: str, deposited_
         raise LicensingError(f"Deposit slip {slip_number} is already recorded.")
     amount = parse_amount(amount, what="The deposit", allow_zero=False)
     if deposited_on < account.opened_on:
-        raise LicensingError(f"The trust account was opened on {account.opened_on:%Y-%m-%d}; "
-                             "a deposit cannot be earlier.")
-    deposit = Deposit(account=account, slip_number=slip_number, deposited_on=deposited_on,
-                      amount=amount, note=(note or "").strip()[:200], recorded_by=actor)
+        raise LicensingError(
+            f"The trust account was opened on {account.opened_on:%Y-%m-%d}; a deposit cannot be earlier."
+        )
+    deposit = Deposit(
+        account=account,
+        slip_number=slip_number,
+        deposited_on=deposited_on,
+        amount=amount,
+        note=(note or "").strip()[:200],
+        recorded_by=actor,
+    )
     if slip_scan:
         deposit.slip_scan = slip_scan
     deposit.save()
-    audit_record(actor=actor, action="licensing.deposit.record", obj=deposit, data={
-        "slip_number": slip_number, "deposited_on": deposited_on, "amount": amount,
-        "slip_scan": deposit.slip_scan.name if deposit.slip_scan else ""})
+    audit_record(
+        actor=actor,
+        action="licensing.deposit.record",
+        obj=deposit,
+        data={
+            "slip_number": slip_number,
+            "deposited_on": deposited_on,
+            "amount": amount,
+            "slip_scan": deposit.slip_scan.name if deposit.slip_scan else "",
+        },
+    )
     return deposit
 
 
 @transaction.atomic
-def approved_use_add(*, actor, licence: Licence, description: str, approved_on: datetime.date,
-                     is_amendment: bool = False, approval_reference: str = "",
-                     approval_document=None) -> ApprovedUse:
+def approved_use_add(
+    *,
+    actor,
+    licence: Licence,
+    description: str,
+    approved_on: datetime.date,
+    is_amendment: bool = False,
+    approval_reference: str = "",
+    approval_document=None,
+) -> ApprovedUse:
     """R:L11 a use of net proceeds: listed on the licence, or an amendment
     that records the written approval and its date."""
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
@@ -134,24 +192,51 @@ def approved_use_add(*, actor, licence: Licence, description: str, approved_on: 
         raise LicensingError(f"“{description}” is already an approved use of licence {licence.number}.")
     approval_reference = (approval_reference or "").strip()
     if is_amendment and not approval_reference:  # R:L11
-        raise LicensingError("A new use of net proceeds needs the regulator's written approval: give "
-                             "the reference of the approval letter or e-mail.", rule="L11")
-    use = ApprovedUse(licence=licence, description=description, approved_on=approved_on,
-                      is_amendment=is_amendment, approval_reference=approval_reference[:120],
-                      recorded_by=actor)
+        raise LicensingError(
+            "A new use of net proceeds needs the regulator's written approval: give "
+            "the reference of the approval letter or e-mail.",
+            rule="L11",
+        )
+    use = ApprovedUse(
+        licence=licence,
+        description=description,
+        approved_on=approved_on,
+        is_amendment=is_amendment,
+        approval_reference=approval_reference[:120],
+        recorded_by=actor,
+    )
     if approval_document:
         use.approval_document = approval_document
     use.save()
-    audit_record(actor=actor, action="licensing.approved_use.add", obj=use, data={
-        "licence": licence.number, "description": description, "approved_on": approved_on,
-        "is_amendment": is_amendment, "approval_reference": use.approval_reference})
+    audit_record(
+        actor=actor,
+        action="licensing.approved_use.add",
+        obj=use,
+        data={
+            "licence": licence.number,
+            "description": description,
+            "approved_on": approved_on,
+            "is_amendment": is_amendment,
+            "approval_reference": use.approval_reference,
+        },
+    )
     return use
 
 
 @transaction.atomic
-def expense_record(*, actor, licence: Licence, kind: str, paid_on: datetime.date, amount, payee: str,
-                   description: str, reference: str, method: str = PaymentMethod.CHEQUE,
-                   approved_use: ApprovedUse | None = None) -> Expense:
+def expense_record(
+    *,
+    actor,
+    licence: Licence,
+    kind: str,
+    paid_on: datetime.date,
+    amount,
+    payee: str,
+    description: str,
+    reference: str,
+    method: str = PaymentMethod.CHEQUE,
+    approved_use: ApprovedUse | None = None,
+) -> Expense:
     """Money out of the trust account that is not a prize. Withdrawals are by
     cheque (L12); spending net proceeds needs a use approved before the money
     is spent (L11)."""
@@ -162,14 +247,16 @@ def expense_record(*, actor, licence: Licence, kind: str, paid_on: datetime.date
     if not (payee or "").strip() or not (description or "").strip():
         raise LicensingError("Give the payee and what the money was for.")
     if not (reference or "").strip():
-        raise LicensingError("Give the cheque number (withdrawals from the trust account are by cheque).",
-                             rule="L12")
+        raise LicensingError("Give the cheque number (withdrawals from the trust account are by cheque).", rule="L12")
     if method != PaymentMethod.CHEQUE:  # R:L12
         raise LicensingError("Withdrawals from the lottery trust account are by cheque only.", rule="L12")
     if kind == ExpenseKind.PROCEEDS_USE:
         if approved_use is None:  # R:L11
-            raise LicensingError("Net proceeds may only be spent on an approved use: choose one, or "
-                                 "record the written approval of a new use first.", rule="L11")
+            raise LicensingError(
+                "Net proceeds may only be spent on an approved use: choose one, or "
+                "record the written approval of a new use first.",
+                rule="L11",
+            )
         approved_use = ApprovedUse.objects.filter(pk=approved_use.pk, licence=licence).first()
         if approved_use is None:  # R:L11
             raise LicensingError(f"That use is not approved for licence {licence.number}.", rule="L11")
@@ -177,55 +264,114 @@ def expense_record(*, actor, licence: Licence, kind: str, paid_on: datetime.date
             raise LicensingError(
                 f"“{approved_use.description}” was approved on {approved_use.approved_on:%Y-%m-%d}, after "
                 f"this payment ({paid_on:%Y-%m-%d}); money may not be spent on a use before its written "
-                "approval.", rule="L11")
+                "approval.",
+                rule="L11",
+            )
     elif approved_use is not None:
-        raise LicensingError("An expense of the lottery is not a use of net proceeds; leave the approved "
-                             "use empty or record it as a use of net proceeds.")
+        raise LicensingError(
+            "An expense of the lottery is not a use of net proceeds; leave the approved "
+            "use empty or record it as a use of net proceeds."
+        )
     expense = Expense.objects.create(
-        licence=licence, kind=kind, approved_use=approved_use, paid_on=paid_on, amount=amount,
-        payee=payee.strip()[:150], description=description.strip()[:200], method=method,
-        reference=reference.strip()[:60], recorded_by=actor)
-    audit_record(actor=actor, action="licensing.expense.record", obj=expense, data={
-        "kind": kind, "amount": amount, "paid_on": paid_on, "payee": expense.payee,
-        "approved_use": approved_use.description if approved_use else "", "reference": expense.reference})
+        licence=licence,
+        kind=kind,
+        approved_use=approved_use,
+        paid_on=paid_on,
+        amount=amount,
+        payee=payee.strip()[:150],
+        description=description.strip()[:200],
+        method=method,
+        reference=reference.strip()[:60],
+        recorded_by=actor,
+    )
+    audit_record(
+        actor=actor,
+        action="licensing.expense.record",
+        obj=expense,
+        data={
+            "kind": kind,
+            "amount": amount,
+            "paid_on": paid_on,
+            "payee": expense.payee,
+            "approved_use": approved_use.description if approved_use else "",
+            "reference": expense.reference,
+        },
+    )
     return expense
 
 
-
 @transaction.atomic
-def donated_prize_record(*, actor, licence: Licence, description: str, donor: str, value,
-                         received_on: datetime.date) -> DonatedPrize:
+def donated_prize_record(
+    *, actor, licence: Licence, description: str, donor: str, value, received_on: datetime.date
+) -> DonatedPrize:
     """R:R2 a donated prize, shown in the final report and not deducted from gross receipts."""
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     if not (description or "").strip() or not (donor or "").strip():
         raise LicensingError("Describe the donated prize and name its donor.")
     value = parse_amount(value, what="The prize's value", allow_zero=False)
-    prize = DonatedPrize.objects.create(licence=licence, description=description.strip()[:200],
-                                        donor=donor.strip()[:150], value=value, received_on=received_on,
-                                        recorded_by=actor)
-    audit_record(actor=actor, action="licensing.donated_prize.record", obj=prize, data={
-        "description": prize.description, "donor": prize.donor, "value": value})
+    prize = DonatedPrize.objects.create(
+        licence=licence,
+        description=description.strip()[:200],
+        donor=donor.strip()[:150],
+        value=value,
+        received_on=received_on,
+        recorded_by=actor,
+    )
+    audit_record(
+        actor=actor,
+        action="licensing.donated_prize.record",
+        obj=prize,
+        data={"description": prize.description, "donor": prize.donor, "value": value},
+    )
     return prize
 
 
 @transaction.atomic
-def report_issue(*, actor, licence: Licence, kind: str, file_format: str, content: bytes,
-                 period: int | None = None, fee: Decimal | None = None,
-                 due_on: datetime.date | None = None) -> IssuedReport:
+def report_issue(
+    *,
+    actor,
+    licence: Licence,
+    kind: str,
+    file_format: str,
+    content: bytes,
+    period: int | None = None,
+    fee: Decimal | None = None,
+    due_on: datetime.date | None = None,
+) -> IssuedReport:
     """Keep a report exactly as it was generated and sent: the file, its
     SHA-256, who generated it and when (R1, R2)."""
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     digest = hashlib.sha256(content).hexdigest()
     part = f"-{period}" if period else ""
-    report = IssuedReport(licence=licence, kind=kind, period=period, file_format=file_format,
-                          sha256=digest, size=len(content), fee=fee, due_on=due_on, generated_by=actor)
-    report.file.save(f"{licence.number}-{kind}{part}-{digest[:12]}.{file_format}", ContentFile(content),
-                     save=False)
+    report = IssuedReport(
+        licence=licence,
+        kind=kind,
+        period=period,
+        file_format=file_format,
+        sha256=digest,
+        size=len(content),
+        fee=fee,
+        due_on=due_on,
+        generated_by=actor,
+    )
+    report.file.save(f"{licence.number}-{kind}{part}-{digest[:12]}.{file_format}", ContentFile(content), save=False)
     report.full_clean()
     report.save()
-    audit_record(actor=actor, action="licensing.report.issue", obj=report, data={
-        "kind": kind, "period": period, "format": file_format, "sha256": digest, "size": len(content),
-        "fee": fee, "due_on": due_on, "file": report.file.name})
+    audit_record(
+        actor=actor,
+        action="licensing.report.issue",
+        obj=report,
+        data={
+            "kind": kind,
+            "period": period,
+            "format": file_format,
+            "sha256": digest,
+            "size": len(content),
+            "fee": fee,
+            "due_on": due_on,
+            "file": report.file.name,
+        },
+    )
     return report
 
 

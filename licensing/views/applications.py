@@ -34,12 +34,16 @@ def _run(request, service, success: str, **kwargs) -> bool:
 
 @role_required(*READERS)
 def application_list(request):
-    return render(request, "licensing/application_list.html", {
-        "applications": selectors.application_list(),
-        "organisations": Organisation.objects.select_related("eligibility").order_by("name"),
-        "licences": selectors.licence_list(),
-        "form": ApplicationForm(),
-    })
+    return render(
+        request,
+        "licensing/application_list.html",
+        {
+            "applications": selectors.application_list(),
+            "organisations": Organisation.objects.select_related("eligibility").order_by("name"),
+            "licences": selectors.licence_list(),
+            "form": ApplicationForm(),
+        },
+    )
 
 
 @role_required(*WRITERS)
@@ -59,8 +63,9 @@ def application_new(request):
 @role_required(*READERS)
 def application_detail(request, application_id: int):
     application = get_object_or_404(selectors.application_list(), pk=application_id)
-    schedule_form = ScheduleForm(initial={"lines": "\n".join(
-        f"{p.draw_on:%Y-%m-%d}, {p.max_sales}" for p in application.planned_draws.all())})
+    schedule_form = ScheduleForm(
+        initial={"lines": "\n".join(f"{p.draw_on:%Y-%m-%d}, {p.max_sales}" for p in application.planned_draws.all())}
+    )
     document_form = DocumentForm()
     if request.method == "POST":
         if not user_has_role(request.user, *WRITERS):
@@ -68,30 +73,44 @@ def application_detail(request, application_id: int):
         action = request.POST.get("action")
         if action == "schedule":
             schedule_form = ScheduleForm(request.POST)
-            if schedule_form.is_valid() and _run(request, services.application_set_schedule,
-                                                 "Draw schedule and sales plan saved.",
-                                                 application=application,
-                                                 draws=schedule_form.cleaned_data["lines"]):
+            if schedule_form.is_valid() and _run(
+                request,
+                services.application_set_schedule,
+                "Draw schedule and sales plan saved.",
+                application=application,
+                draws=schedule_form.cleaned_data["lines"],
+            ):
                 return redirect("application_detail", application.pk)
         elif action == "document":
             document_form = DocumentForm(request.POST, request.FILES)
-            if document_form.is_valid() and _run(request, services.application_attach_document,
-                                                 "Document attached.", application=application,
-                                                 **document_form.cleaned_data):
+            if document_form.is_valid() and _run(
+                request,
+                services.application_attach_document,
+                "Document attached.",
+                application=application,
+                **document_form.cleaned_data,
+            ):
                 return redirect("application_detail", application.pk)
         elif action == "licence":
-            licence = get_object_or_404(Licence, pk=request.POST.get("licence"),
-                                        organisation=application.organisation)
-            if _run(request, services.application_record_licence, f"Package kept with licence {licence.number}.",
-                    application=application, licence=licence):
+            licence = get_object_or_404(Licence, pk=request.POST.get("licence"), organisation=application.organisation)
+            if _run(
+                request,
+                services.application_record_licence,
+                f"Package kept with licence {licence.number}.",
+                application=application,
+                licence=licence,
+            ):
                 return redirect("application_detail", application.pk)
         elif action == "submit":
             if _run(request, services.application_submit, "Application submitted.", application=application):
                 return redirect("application_detail", application.pk)
     context = selectors.application_summary(application)
-    context.update(schedule_form=schedule_form, document_form=document_form,
-                   is_draft=application.status == ApplicationStatus.DRAFT,
-                   licences=Licence.objects.filter(organisation=application.organisation, application__isnull=True))
+    context.update(
+        schedule_form=schedule_form,
+        document_form=document_form,
+        is_draft=application.status == ApplicationStatus.DRAFT,
+        licences=Licence.objects.filter(organisation=application.organisation, application__isnull=True),
+    )
     return render(request, "licensing/application_detail.html", context)
 
 
@@ -111,13 +130,24 @@ def eligibility_edit(request, organisation_id: int):
     initial = {f: getattr(current, f) for f in EligibilityForm.base_fields} if current else {}
     form = EligibilityForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        if _run(request, services.eligibility_record, "Eligibility recorded.", organisation=organisation,
-                **form.cleaned_data):
+        if _run(
+            request,
+            services.eligibility_record,
+            "Eligibility recorded.",
+            organisation=organisation,
+            **form.cleaned_data,
+        ):
             return redirect("eligibility_edit", organisation.pk)
-    return render(request, "licensing/eligibility.html", {
-        "organisation": organisation, "form": form, "eligibility": current,
-        "problems": current.problems() if current else None,
-    })
+    return render(
+        request,
+        "licensing/eligibility.html",
+        {
+            "organisation": organisation,
+            "form": form,
+            "eligibility": current,
+            "problems": current.problems() if current else None,
+        },
+    )
 
 
 @role_required(*WRITERS)
@@ -127,13 +157,30 @@ def licence_amend(request, licence_id: int):
     approval = ApprovalForm(request.POST or None, prefix="approve")
     if request.method == "POST" and request.POST.get("action") == "approve":
         amendment = get_object_or_404(LicenceAmendment, pk=request.POST.get("amendment"), licence=licence)
-        if approval.is_valid() and _run(request, services.licence_amendment_approve, "Amendment approved.",
-                                        amendment=amendment, **approval.cleaned_data):
+        if approval.is_valid() and _run(
+            request,
+            services.licence_amendment_approve,
+            "Amendment approved.",
+            amendment=amendment,
+            **approval.cleaned_data,
+        ):
             return redirect("licence_amend", licence.pk)
     elif request.method == "POST" and form.is_valid():
-        if _run(request, services.licence_amend_channel, "Amendment requested; record the AGCO's approval "
-                "when it arrives.", licence=licence, **form.cleaned_data):
+        if _run(
+            request,
+            services.licence_amend_channel,
+            "Amendment requested; record the AGCO's approval when it arrives.",
+            licence=licence,
+            **form.cleaned_data,
+        ):
             return redirect("licence_amend", licence.pk)
-    return render(request, "licensing/licence_amend.html", {
-        "licence": licence, "form": form, "approval": ApprovalForm(prefix="approve"),
-        "amendments": licence.amendments.all()})
+    return render(
+        request,
+        "licensing/licence_amend.html",
+        {
+            "licence": licence,
+            "form": form,
+            "approval": ApprovalForm(prefix="approve"),
+            "amendments": licence.amendments.all(),
+        },
+    )

@@ -14,8 +14,19 @@ from raffle.steps import perform_next_step, step_form
 
 @admin.register(Draw)
 class DrawAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["number", "event", "scheduled_at", "state", "ticket_sales", "draw_prize",
-                    "jackpot_contribution", "jackpot_after", "envelope", "outcome", "next_step_link"]
+    list_display = [
+        "number",
+        "event",
+        "scheduled_at",
+        "state",
+        "ticket_sales",
+        "draw_prize",
+        "jackpot_contribution",
+        "jackpot_after",
+        "envelope",
+        "outcome",
+        "next_step_link",
+    ]
     list_filter = ["state", "outcome", "event"]
     search_fields = ["=number", "winning_serial", "winner_name", "event__name"]
     list_select_related = ["event", "envelope"]
@@ -24,8 +35,7 @@ class DrawAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     def get_urls(self):
         urls = [
-            path("<int:draw_id>/step/", self.admin_site.admin_view(self.step_view),
-                 name="raffle_draw_step"),
+            path("<int:draw_id>/step/", self.admin_site.admin_view(self.step_view), name="raffle_draw_step"),
         ]
         return urls + super().get_urls()
 
@@ -89,8 +99,16 @@ class DrawAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 @admin.register(CardDestruction)
 class CardDestructionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["draw", "card", "method", "destroyed_by", "verified_by", "destroyed_at",
-                    "destroyer_authenticated_at", "verifier_authenticated_at"]
+    list_display = [
+        "draw",
+        "card",
+        "method",
+        "destroyed_by",
+        "verified_by",
+        "destroyed_at",
+        "destroyer_authenticated_at",
+        "verifier_authenticated_at",
+    ]
     list_filter = ["method", "draw__event"]
     list_select_related = ["draw", "destroyed_by", "verified_by"]
     search_fields = ["card", "destroyed_by__full_name", "verified_by__full_name"]

@@ -39,17 +39,30 @@ class EventAdmin(NoDeleteMixin, admin.ModelAdmin):
         if change:
             # R:R4 the draw place is a Rules of Play setting: it changes only through the service,
             # which refuses once sales have started.
-            run_service(self, request, services.event_update_rules, event=obj, draw_place=data["draw_place"],
-                        success="Draw place updated in the Rules of Play.")
+            run_service(
+                self,
+                request,
+                services.event_update_rules,
+                event=obj,
+                draw_place=data["draw_place"],
+                success="Draw place updated in the Rules of Play.",
+            )
             return None
         event = services.event_setup(
-            actor=request.user, licence=data["licence"], name=data["name"],
-            first_draw_at=data["first_draw_at"], deck_kind=data["deck_kind"],
-            rounding=data["rounding"], envelope_taken_procedure=data["envelope_taken_procedure"],
-            claim_period_days=data["claim_period_days"], draw_interval_days=data["draw_interval_days"],
-            draw_place=data["draw_place"], seed_jackpot=data["seed_jackpot"],
+            actor=request.user,
+            licence=data["licence"],
+            name=data["name"],
+            first_draw_at=data["first_draw_at"],
+            deck_kind=data["deck_kind"],
+            rounding=data["rounding"],
+            envelope_taken_procedure=data["envelope_taken_procedure"],
+            claim_period_days=data["claim_period_days"],
+            draw_interval_days=data["draw_interval_days"],
+            draw_place=data["draw_place"],
+            seed_jackpot=data["seed_jackpot"],
             seed_letter_of_credit=data.get("seed_letter_of_credit", ""),
-            revenue_model=data["revenue_model"], must_go_payout=data["must_go_payout"],
+            revenue_model=data["revenue_model"],
+            must_go_payout=data["must_go_payout"],
             unclaimed_prize_policy=data["unclaimed_prize_policy"],
         )
         obj.pk = event.pk

@@ -19,8 +19,8 @@ from core.errors import DomainError
 from core.privacy import contact_for, may_see_contact
 from raffle import services
 from raffle.models import Draw, DrawPool, Sale, Ticket, TicketRoll, WinnerSelection
-from raffle.steps import perform_unclaimed_redraw, unclaimed_redraw_form
 from raffle.services.pool import normalise_serial
+from raffle.steps import perform_unclaimed_redraw, unclaimed_redraw_form
 
 # The changelist counts at most this many rows; beyond it, the pages stop.
 COUNT_CAP = 10_000
@@ -81,8 +81,21 @@ class TicketAdmin(SerialSearchMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
 
 @admin.register(Sale)
 class SaleAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["id", "draw", "channel", "tier", "units", "ticket_count", "amount", "purchaser_name",
-                    "envelope_pick", "device", "sold_at", "voided_at", "print_count"]
+    list_display = [
+        "id",
+        "draw",
+        "channel",
+        "tier",
+        "units",
+        "ticket_count",
+        "amount",
+        "purchaser_name",
+        "envelope_pick",
+        "device",
+        "sold_at",
+        "voided_at",
+        "print_count",
+    ]
     list_select_related = ["draw", "tier"]
     list_filter = ["channel"]
     search_fields = ["=id", "purchaser_name", "purchaser_contact"]
@@ -100,11 +113,14 @@ class SaleAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         """Every field, the purchaser's contact as this user may see it
         (core.privacy): masked for draw staff and auditors."""
         if not hasattr(request, "_sale_admin_fields"):
+
             def purchaser_contact(obj):
                 return contact_for(request.user, obj.purchaser_contact)
+
             purchaser_contact.short_description = "purchaser contact"
-            request._sale_admin_fields = [purchaser_contact if f.name == "purchaser_contact" else f.name
-                                          for f in Sale._meta.fields]
+            request._sale_admin_fields = [
+                purchaser_contact if f.name == "purchaser_contact" else f.name for f in Sale._meta.fields
+            ]
         return request._sale_admin_fields
 
     def get_fields(self, request, obj=None):
@@ -116,35 +132,71 @@ class SaleAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 @admin.register(TicketRoll)
 class TicketRollAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["__str__", "draw", "kind", "seller_name", "first_serial", "last_serial", "first_unsold",
-                    "issued_at", "returned_at", "unsold_destroy_after"]
+    list_display = [
+        "__str__",
+        "draw",
+        "kind",
+        "seller_name",
+        "first_serial",
+        "last_serial",
+        "first_unsold",
+        "issued_at",
+        "returned_at",
+        "unsold_destroy_after",
+    ]
     list_select_related = ["draw__pool"]
 
     @admin.display(description="unsold may be destroyed from")
     def unsold_destroy_after(self, obj):  # R:T6
         pool = getattr(obj.draw, "pool", None)
         return pool.destroy_after if pool and pool.destroy_after else "—"
+
     list_filter = ["kind", "draw__event"]
     search_fields = ["seller_name", "=first_serial"]
 
 
 @admin.register(DrawPool)
 class DrawPoolAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["draw", "valid_tickets", "void_tickets", "sales_total", "first_serial", "last_serial",
-                    "container_count", "fixed_at", "emptied_at", "destroy_after"]
+    list_display = [
+        "draw",
+        "valid_tickets",
+        "void_tickets",
+        "sales_total",
+        "first_serial",
+        "last_serial",
+        "container_count",
+        "fixed_at",
+        "emptied_at",
+        "destroy_after",
+    ]
     list_select_related = ["draw"]
 
 
 @admin.register(WinnerSelection)
 class WinnerSelectionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["draw", "attempt", "ticket", "method", "pool_size", "selected_at", "claimed_at",
-                    "superseded_at", "superseded_reason", "redraw_link"]
+    list_display = [
+        "draw",
+        "attempt",
+        "ticket",
+        "method",
+        "pool_size",
+        "selected_at",
+        "claimed_at",
+        "superseded_at",
+        "superseded_reason",
+        "redraw_link",
+    ]
     list_select_related = ["draw__event__licence", "ticket"]
     actions = ["mark_claimed"]
 
     def get_urls(self):
-        return [path("redraw/<int:draw_id>/", self.admin_site.admin_view(self.redraw_view),
-                     name="raffle_winnerselection_redraw")] + super().get_urls()
+        return [
+            path(
+                "redraw/<int:draw_id>/",
+                self.admin_site.admin_view(self.redraw_view),
+                name="raffle_winnerselection_redraw",
+            )
+        ] + super().get_urls()
 
     def has_change_permission(self, request, obj=None):
         # "change" here means "may record claims and re-draws", through the services.
@@ -157,14 +209,20 @@ class WinnerSelectionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     def redraw_link(self, obj):
         if obj.claimed_at or obj.superseded_at or obj.draw.event.licence.sales_channel != "paper_roll":
             return "—"
-        return format_html('<a href="{}">Re-draw unclaimed</a>',
-                           reverse("admin:raffle_winnerselection_redraw", args=[obj.draw_id]))
+        return format_html(
+            '<a href="{}">Re-draw unclaimed</a>', reverse("admin:raffle_winnerselection_redraw", args=[obj.draw_id])
+        )
 
     @admin.action(description="Record that the winner claimed the prize", permissions=["change"])
     def mark_claimed(self, request, queryset):
         for selection in queryset.select_related("draw"):
-            run_service(self, request, services.winner_claim, draw=selection.draw,
-                        success=f"Draw {selection.draw.number}: claim recorded.")
+            run_service(
+                self,
+                request,
+                services.winner_claim,
+                draw=selection.draw,
+                success=f"Draw {selection.draw.number}: claim recorded.",
+            )
 
     def redraw_view(self, request, draw_id):
         """R:T8 the claim period is over: draw another ticket, typed twice."""
@@ -174,13 +232,19 @@ class WinnerSelectionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         form = unclaimed_redraw_form(draw, request.POST or None)
         if request.method == "POST" and (form is None or form.is_valid()):
             try:
-                done = perform_unclaimed_redraw(actor=request.user, draw=draw,
-                                                cleaned=form.cleaned_data if form else {})
+                done = perform_unclaimed_redraw(
+                    actor=request.user, draw=draw, cleaned=form.cleaned_data if form else {}
+                )
             except DomainError as error:
                 self.message_user(request, str(error), messages.ERROR)
             else:
                 self.message_user(request, done, messages.SUCCESS)
                 return redirect("admin:raffle_winnerselection_changelist")
-        context = {**self.admin_site.each_context(request), "opts": self.model._meta, "draw": draw, "form": form,
-                   "title": f"{draw.event} — re-draw the winning ticket of draw {draw.number}"}
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "draw": draw,
+            "form": form,
+            "title": f"{draw.event} — re-draw the winning ticket of draw {draw.number}",
+        }
         return TemplateResponse(request, "admin/raffle/winnerselection/redraw.html", context)

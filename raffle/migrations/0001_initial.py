@@ -8,233 +8,606 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('licensing', '0001_initial'),
+        ("licensing", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Draw',
+            name="Draw",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('scheduled_at', models.DateTimeField()),
-                ('state', models.CharField(choices=[('scheduled', 'Scheduled'), ('selling', 'Selling tickets'), ('sales_closed', 'Sales closed'), ('announced', 'Announced'), ('ticket_drawn', 'Winning ticket drawn'), ('envelope_chosen', 'Envelope chosen'), ('card_revealed', 'Card revealed'), ('closed', 'Closed')], default='scheduled', max_length=20)),
-                ('ticket_sales', models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
-                ('draw_prize', models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
-                ('jackpot_contribution', models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
-                ('licensee_share', models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
-                ('jackpot_before', models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
-                ('jackpot_after', models.DecimalField(blank=True, decimal_places=2, help_text='Jackpot at stake in this draw.', max_digits=12, null=True)),
-                ('jackpot_awarded', models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
-                ('rounding', models.CharField(blank=True, choices=[('cent', 'Down to the cent'), ('dollar', 'Down to the whole dollar')], max_length=10)),
-                ('draw_prize_percent', models.DecimalField(blank=True, decimal_places=2, max_digits=5, null=True)),
-                ('jackpot_percent', models.DecimalField(blank=True, decimal_places=2, max_digits=5, null=True)),
-                ('licensee_percent', models.DecimalField(blank=True, decimal_places=2, max_digits=5, null=True)),
-                ('winning_serial', models.CharField(blank=True, max_length=40)),
-                ('winner_name', models.CharField(blank=True, max_length=150)),
-                ('outcome', models.CharField(blank=True, choices=[('rollover', 'Not the ace: jackpot rolls over'), ('jackpot_won', 'Ace of Spades: jackpot won')], max_length=20)),
-                ('is_imported', models.BooleanField(default=False, help_text="Brought in from another system's records.")),
-                ('sales_opened_at', models.DateTimeField(blank=True, null=True)),
-                ('sales_closed_at', models.DateTimeField(blank=True, null=True)),
-                ('announced_at', models.DateTimeField(blank=True, null=True)),
-                ('ticket_drawn_at', models.DateTimeField(blank=True, null=True)),
-                ('envelope_chosen_at', models.DateTimeField(blank=True, null=True)),
-                ('card_revealed_at', models.DateTimeField(blank=True, null=True)),
-                ('closed_at', models.DateTimeField(blank=True, null=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveIntegerField()),
+                ("scheduled_at", models.DateTimeField()),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("scheduled", "Scheduled"),
+                            ("selling", "Selling tickets"),
+                            ("sales_closed", "Sales closed"),
+                            ("announced", "Announced"),
+                            ("ticket_drawn", "Winning ticket drawn"),
+                            ("envelope_chosen", "Envelope chosen"),
+                            ("card_revealed", "Card revealed"),
+                            ("closed", "Closed"),
+                        ],
+                        default="scheduled",
+                        max_length=20,
+                    ),
+                ),
+                ("ticket_sales", models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
+                ("draw_prize", models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
+                ("jackpot_contribution", models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
+                ("licensee_share", models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
+                ("jackpot_before", models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
+                (
+                    "jackpot_after",
+                    models.DecimalField(
+                        blank=True,
+                        decimal_places=2,
+                        help_text="Jackpot at stake in this draw.",
+                        max_digits=12,
+                        null=True,
+                    ),
+                ),
+                ("jackpot_awarded", models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
+                (
+                    "rounding",
+                    models.CharField(
+                        blank=True,
+                        choices=[("cent", "Down to the cent"), ("dollar", "Down to the whole dollar")],
+                        max_length=10,
+                    ),
+                ),
+                ("draw_prize_percent", models.DecimalField(blank=True, decimal_places=2, max_digits=5, null=True)),
+                ("jackpot_percent", models.DecimalField(blank=True, decimal_places=2, max_digits=5, null=True)),
+                ("licensee_percent", models.DecimalField(blank=True, decimal_places=2, max_digits=5, null=True)),
+                ("winning_serial", models.CharField(blank=True, max_length=40)),
+                ("winner_name", models.CharField(blank=True, max_length=150)),
+                (
+                    "outcome",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("rollover", "Not the ace: jackpot rolls over"),
+                            ("jackpot_won", "Ace of Spades: jackpot won"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "is_imported",
+                    models.BooleanField(default=False, help_text="Brought in from another system's records."),
+                ),
+                ("sales_opened_at", models.DateTimeField(blank=True, null=True)),
+                ("sales_closed_at", models.DateTimeField(blank=True, null=True)),
+                ("announced_at", models.DateTimeField(blank=True, null=True)),
+                ("ticket_drawn_at", models.DateTimeField(blank=True, null=True)),
+                ("envelope_chosen_at", models.DateTimeField(blank=True, null=True)),
+                ("card_revealed_at", models.DateTimeField(blank=True, null=True)),
+                ("closed_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'ordering': ['event', 'number'],
+                "ordering": ["event", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Envelope',
+            name="Envelope",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('card', models.CharField(blank=True, choices=[('AS', 'Ace of Spades'), ('2S', '2 of Spades'), ('3S', '3 of Spades'), ('4S', '4 of Spades'), ('5S', '5 of Spades'), ('6S', '6 of Spades'), ('7S', '7 of Spades'), ('8S', '8 of Spades'), ('9S', '9 of Spades'), ('10S', '10 of Spades'), ('JS', 'Jack of Spades'), ('QS', 'Queen of Spades'), ('KS', 'King of Spades'), ('AH', 'Ace of Hearts'), ('2H', '2 of Hearts'), ('3H', '3 of Hearts'), ('4H', '4 of Hearts'), ('5H', '5 of Hearts'), ('6H', '6 of Hearts'), ('7H', '7 of Hearts'), ('8H', '8 of Hearts'), ('9H', '9 of Hearts'), ('10H', '10 of Hearts'), ('JH', 'Jack of Hearts'), ('QH', 'Queen of Hearts'), ('KH', 'King of Hearts'), ('AD', 'Ace of Diamonds'), ('2D', '2 of Diamonds'), ('3D', '3 of Diamonds'), ('4D', '4 of Diamonds'), ('5D', '5 of Diamonds'), ('6D', '6 of Diamonds'), ('7D', '7 of Diamonds'), ('8D', '8 of Diamonds'), ('9D', '9 of Diamonds'), ('10D', '10 of Diamonds'), ('JD', 'Jack of Diamonds'), ('QD', 'Queen of Diamonds'), ('KD', 'King of Diamonds'), ('AC', 'Ace of Clubs'), ('2C', '2 of Clubs'), ('3C', '3 of Clubs'), ('4C', '4 of Clubs'), ('5C', '5 of Clubs'), ('6C', '6 of Clubs'), ('7C', '7 of Clubs'), ('8C', '8 of Clubs'), ('9C', '9 of Clubs'), ('10C', '10 of Clubs'), ('JC', 'Jack of Clubs'), ('QC', 'Queen of Clubs'), ('KC', 'King of Clubs')], default='', max_length=3)),
-                ('opened_at', models.DateTimeField(blank=True, null=True)),
-                ('opened_in_draw', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='opened_envelopes', to='raffle.draw')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "card",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("AS", "Ace of Spades"),
+                            ("2S", "2 of Spades"),
+                            ("3S", "3 of Spades"),
+                            ("4S", "4 of Spades"),
+                            ("5S", "5 of Spades"),
+                            ("6S", "6 of Spades"),
+                            ("7S", "7 of Spades"),
+                            ("8S", "8 of Spades"),
+                            ("9S", "9 of Spades"),
+                            ("10S", "10 of Spades"),
+                            ("JS", "Jack of Spades"),
+                            ("QS", "Queen of Spades"),
+                            ("KS", "King of Spades"),
+                            ("AH", "Ace of Hearts"),
+                            ("2H", "2 of Hearts"),
+                            ("3H", "3 of Hearts"),
+                            ("4H", "4 of Hearts"),
+                            ("5H", "5 of Hearts"),
+                            ("6H", "6 of Hearts"),
+                            ("7H", "7 of Hearts"),
+                            ("8H", "8 of Hearts"),
+                            ("9H", "9 of Hearts"),
+                            ("10H", "10 of Hearts"),
+                            ("JH", "Jack of Hearts"),
+                            ("QH", "Queen of Hearts"),
+                            ("KH", "King of Hearts"),
+                            ("AD", "Ace of Diamonds"),
+                            ("2D", "2 of Diamonds"),
+                            ("3D", "3 of Diamonds"),
+                            ("4D", "4 of Diamonds"),
+                            ("5D", "5 of Diamonds"),
+                            ("6D", "6 of Diamonds"),
+                            ("7D", "7 of Diamonds"),
+                            ("8D", "8 of Diamonds"),
+                            ("9D", "9 of Diamonds"),
+                            ("10D", "10 of Diamonds"),
+                            ("JD", "Jack of Diamonds"),
+                            ("QD", "Queen of Diamonds"),
+                            ("KD", "King of Diamonds"),
+                            ("AC", "Ace of Clubs"),
+                            ("2C", "2 of Clubs"),
+                            ("3C", "3 of Clubs"),
+                            ("4C", "4 of Clubs"),
+                            ("5C", "5 of Clubs"),
+                            ("6C", "6 of Clubs"),
+                            ("7C", "7 of Clubs"),
+                            ("8C", "8 of Clubs"),
+                            ("9C", "9 of Clubs"),
+                            ("10C", "10 of Clubs"),
+                            ("JC", "Jack of Clubs"),
+                            ("QC", "Queen of Clubs"),
+                            ("KC", "King of Clubs"),
+                        ],
+                        default="",
+                        max_length=3,
+                    ),
+                ),
+                ("opened_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "opened_in_draw",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="opened_envelopes",
+                        to="raffle.draw",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['event', 'number'],
+                "ordering": ["event", "number"],
             },
         ),
         migrations.AddField(
-            model_name='draw',
-            name='envelope',
-            field=models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='chosen_in_draw', to='raffle.envelope'),
+            model_name="draw",
+            name="envelope",
+            field=models.OneToOneField(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="chosen_in_draw",
+                to="raffle.envelope",
+            ),
         ),
         migrations.CreateModel(
-            name='Event',
+            name="Event",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200)),
-                ('deck_kind', models.CharField(choices=[('paper', 'Paper cards in sealed envelopes'), ('electronic', 'Electronic deck')], default='paper', max_length=20)),
-                ('rounding', models.CharField(choices=[('cent', 'Down to the cent'), ('dollar', 'Down to the whole dollar')], default='cent', help_text='How the 20% draw prize and 30% jackpot share are rounded (Rules of Play).', max_length=10)),
-                ('envelope_taken_procedure', models.CharField(choices=[('next_higher', 'The next higher-numbered unopened envelope (after 52, from 1)'), ('holder_chooses', 'The winner chooses another unopened envelope'), ('random', 'An unopened envelope chosen at random by the system')], default='next_higher', max_length=20)),
-                ('claim_period_days', models.PositiveSmallIntegerField(default=7, help_text='Days a roll-ticket winner has to claim before another ticket is drawn (T8).')),
-                ('first_draw_at', models.DateTimeField()),
-                ('draw_interval_days', models.PositiveSmallIntegerField(default=7)),
-                ('draw_place', models.CharField(blank=True, max_length=200)),
-                ('status', models.CharField(choices=[('running', 'Running'), ('concluded', 'Concluded')], default='running', max_length=20)),
-                ('jackpot', models.DecimalField(decimal_places=2, default=0, help_text='The progressive jackpot now, as last announced.', max_digits=12)),
-                ('seed_jackpot', models.DecimalField(decimal_places=2, default=0, help_text='Seed money put in the jackpot at the start (P6).', max_digits=12)),
-                ('concluded_at', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
-                ('licence', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='event', to='licensing.licence')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=200)),
+                (
+                    "deck_kind",
+                    models.CharField(
+                        choices=[("paper", "Paper cards in sealed envelopes"), ("electronic", "Electronic deck")],
+                        default="paper",
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "rounding",
+                    models.CharField(
+                        choices=[("cent", "Down to the cent"), ("dollar", "Down to the whole dollar")],
+                        default="cent",
+                        help_text="How the 20% draw prize and 30% jackpot share are rounded (Rules of Play).",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "envelope_taken_procedure",
+                    models.CharField(
+                        choices=[
+                            ("next_higher", "The next higher-numbered unopened envelope (after 52, from 1)"),
+                            ("holder_chooses", "The winner chooses another unopened envelope"),
+                            ("random", "An unopened envelope chosen at random by the system"),
+                        ],
+                        default="next_higher",
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "claim_period_days",
+                    models.PositiveSmallIntegerField(
+                        default=7,
+                        help_text="Days a roll-ticket winner has to claim before another ticket is drawn (T8).",
+                    ),
+                ),
+                ("first_draw_at", models.DateTimeField()),
+                ("draw_interval_days", models.PositiveSmallIntegerField(default=7)),
+                ("draw_place", models.CharField(blank=True, max_length=200)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("running", "Running"), ("concluded", "Concluded")], default="running", max_length=20
+                    ),
+                ),
+                (
+                    "jackpot",
+                    models.DecimalField(
+                        decimal_places=2,
+                        default=0,
+                        help_text="The progressive jackpot now, as last announced.",
+                        max_digits=12,
+                    ),
+                ),
+                (
+                    "seed_jackpot",
+                    models.DecimalField(
+                        decimal_places=2,
+                        default=0,
+                        help_text="Seed money put in the jackpot at the start (P6).",
+                        max_digits=12,
+                    ),
+                ),
+                ("concluded_at", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now, editable=False)),
+                (
+                    "licence",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="event", to="licensing.licence"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.AddField(
-            model_name='envelope',
-            name='event',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='envelopes', to='raffle.event'),
+            model_name="envelope",
+            name="event",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="envelopes", to="raffle.event"
+            ),
         ),
         migrations.AddField(
-            model_name='draw',
-            name='event',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='draws', to='raffle.event'),
+            model_name="draw",
+            name="event",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="draws", to="raffle.event"
+            ),
         ),
         migrations.CreateModel(
-            name='PriceTier',
+            name="PriceTier",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('quantity', models.PositiveIntegerField()),
-                ('price', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='price_tiers', to='raffle.event')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("quantity", models.PositiveIntegerField()),
+                ("price", models.DecimalField(decimal_places=2, max_digits=12)),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="price_tiers", to="raffle.event"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['event', 'quantity'],
+                "ordering": ["event", "quantity"],
             },
         ),
         migrations.CreateModel(
-            name='CardDestruction',
+            name="CardDestruction",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('card', models.CharField(choices=[('AS', 'Ace of Spades'), ('2S', '2 of Spades'), ('3S', '3 of Spades'), ('4S', '4 of Spades'), ('5S', '5 of Spades'), ('6S', '6 of Spades'), ('7S', '7 of Spades'), ('8S', '8 of Spades'), ('9S', '9 of Spades'), ('10S', '10 of Spades'), ('JS', 'Jack of Spades'), ('QS', 'Queen of Spades'), ('KS', 'King of Spades'), ('AH', 'Ace of Hearts'), ('2H', '2 of Hearts'), ('3H', '3 of Hearts'), ('4H', '4 of Hearts'), ('5H', '5 of Hearts'), ('6H', '6 of Hearts'), ('7H', '7 of Hearts'), ('8H', '8 of Hearts'), ('9H', '9 of Hearts'), ('10H', '10 of Hearts'), ('JH', 'Jack of Hearts'), ('QH', 'Queen of Hearts'), ('KH', 'King of Hearts'), ('AD', 'Ace of Diamonds'), ('2D', '2 of Diamonds'), ('3D', '3 of Diamonds'), ('4D', '4 of Diamonds'), ('5D', '5 of Diamonds'), ('6D', '6 of Diamonds'), ('7D', '7 of Diamonds'), ('8D', '8 of Diamonds'), ('9D', '9 of Diamonds'), ('10D', '10 of Diamonds'), ('JD', 'Jack of Diamonds'), ('QD', 'Queen of Diamonds'), ('KD', 'King of Diamonds'), ('AC', 'Ace of Clubs'), ('2C', '2 of Clubs'), ('3C', '3 of Clubs'), ('4C', '4 of Clubs'), ('5C', '5 of Clubs'), ('6C', '6 of Clubs'), ('7C', '7 of Clubs'), ('8C', '8 of Clubs'), ('9C', '9 of Clubs'), ('10C', '10 of Clubs'), ('JC', 'Jack of Clubs'), ('QC', 'Queen of Clubs'), ('KC', 'King of Clubs')], max_length=3)),
-                ('method', models.CharField(choices=[('destroyed', 'Paper card destroyed'), ('deleted', 'Electronic card deleted')], max_length=20)),
-                ('destroyed_at', models.DateTimeField()),
-                ('verified_at', models.DateTimeField()),
-                ('destroyed_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='licensing.bonafidemember')),
-                ('recorded_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('verified_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='licensing.bonafidemember')),
-                ('draw', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='destruction', to='raffle.draw')),
-                ('envelope', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='destruction', to='raffle.envelope')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "card",
+                    models.CharField(
+                        choices=[
+                            ("AS", "Ace of Spades"),
+                            ("2S", "2 of Spades"),
+                            ("3S", "3 of Spades"),
+                            ("4S", "4 of Spades"),
+                            ("5S", "5 of Spades"),
+                            ("6S", "6 of Spades"),
+                            ("7S", "7 of Spades"),
+                            ("8S", "8 of Spades"),
+                            ("9S", "9 of Spades"),
+                            ("10S", "10 of Spades"),
+                            ("JS", "Jack of Spades"),
+                            ("QS", "Queen of Spades"),
+                            ("KS", "King of Spades"),
+                            ("AH", "Ace of Hearts"),
+                            ("2H", "2 of Hearts"),
+                            ("3H", "3 of Hearts"),
+                            ("4H", "4 of Hearts"),
+                            ("5H", "5 of Hearts"),
+                            ("6H", "6 of Hearts"),
+                            ("7H", "7 of Hearts"),
+                            ("8H", "8 of Hearts"),
+                            ("9H", "9 of Hearts"),
+                            ("10H", "10 of Hearts"),
+                            ("JH", "Jack of Hearts"),
+                            ("QH", "Queen of Hearts"),
+                            ("KH", "King of Hearts"),
+                            ("AD", "Ace of Diamonds"),
+                            ("2D", "2 of Diamonds"),
+                            ("3D", "3 of Diamonds"),
+                            ("4D", "4 of Diamonds"),
+                            ("5D", "5 of Diamonds"),
+                            ("6D", "6 of Diamonds"),
+                            ("7D", "7 of Diamonds"),
+                            ("8D", "8 of Diamonds"),
+                            ("9D", "9 of Diamonds"),
+                            ("10D", "10 of Diamonds"),
+                            ("JD", "Jack of Diamonds"),
+                            ("QD", "Queen of Diamonds"),
+                            ("KD", "King of Diamonds"),
+                            ("AC", "Ace of Clubs"),
+                            ("2C", "2 of Clubs"),
+                            ("3C", "3 of Clubs"),
+                            ("4C", "4 of Clubs"),
+                            ("5C", "5 of Clubs"),
+                            ("6C", "6 of Clubs"),
+                            ("7C", "7 of Clubs"),
+                            ("8C", "8 of Clubs"),
+                            ("9C", "9 of Clubs"),
+                            ("10C", "10 of Clubs"),
+                            ("JC", "Jack of Clubs"),
+                            ("QC", "Queen of Clubs"),
+                            ("KC", "King of Clubs"),
+                        ],
+                        max_length=3,
+                    ),
+                ),
+                (
+                    "method",
+                    models.CharField(
+                        choices=[("destroyed", "Paper card destroyed"), ("deleted", "Electronic card deleted")],
+                        max_length=20,
+                    ),
+                ),
+                ("destroyed_at", models.DateTimeField()),
+                ("verified_at", models.DateTimeField()),
+                (
+                    "destroyed_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="licensing.bonafidemember"
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "verified_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="licensing.bonafidemember"
+                    ),
+                ),
+                (
+                    "draw",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="destruction", to="raffle.draw"
+                    ),
+                ),
+                (
+                    "envelope",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="destruction", to="raffle.envelope"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['draw__event', 'draw__number'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('destroyed_by', models.F('verified_by')), _negated=True), name='destruction_verified_by_someone_else'), models.CheckConstraint(condition=models.Q(('card', 'AS'), _negated=True), name='ace_is_never_destroyed')],
+                "ordering": ["draw__event", "draw__number"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("destroyed_by", models.F("verified_by")), _negated=True),
+                        name="destruction_verified_by_someone_else",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("card", "AS"), _negated=True), name="ace_is_never_destroyed"
+                    ),
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.CheckConstraint(condition=models.Q(('jackpot__gte', 0)), name='event_jackpot_not_negative'),
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("jackpot__gte", 0)), name="event_jackpot_not_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.CheckConstraint(condition=models.Q(('seed_jackpot__gte', 0)), name='event_seed_not_negative'),
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("seed_jackpot__gte", 0)), name="event_seed_not_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.CheckConstraint(condition=models.Q(('status__in', ['running', 'concluded'])), name='event_status_valid'),
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("status__in", ["running", "concluded"])), name="event_status_valid"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.CheckConstraint(condition=models.Q(('rounding__in', ['cent', 'dollar'])), name='event_rounding_valid'),
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("rounding__in", ["cent", "dollar"])), name="event_rounding_valid"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.CheckConstraint(condition=models.Q(('draw_interval_days__gte', 1)), name='event_interval_positive'),
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("draw_interval_days__gte", 1)), name="event_interval_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='envelope',
-            constraint=models.UniqueConstraint(fields=('event', 'number'), name='envelope_number_once_per_event'),
+            model_name="envelope",
+            constraint=models.UniqueConstraint(fields=("event", "number"), name="envelope_number_once_per_event"),
         ),
         migrations.AddConstraint(
-            model_name='envelope',
-            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1), ('number__lte', 52)), name='envelope_number_1_to_52'),
+            model_name="envelope",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("number__gte", 1), ("number__lte", 52)), name="envelope_number_1_to_52"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='envelope',
-            constraint=models.UniqueConstraint(condition=models.Q(('card', ''), _negated=True), fields=('event', 'card'), name='card_once_per_deck'),
+            model_name="envelope",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("card", ""), _negated=True), fields=("event", "card"), name="card_once_per_deck"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='envelope',
-            constraint=models.CheckConstraint(condition=models.Q(('opened_at__isnull', True), models.Q(('card', ''), _negated=True), _connector='OR'), name='opened_envelope_has_card'),
+            model_name="envelope",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("opened_at__isnull", True), models.Q(("card", ""), _negated=True), _connector="OR"),
+                name="opened_envelope_has_card",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='draw',
-            constraint=models.UniqueConstraint(fields=('event', 'number'), name='draw_number_once_per_event'),
+            model_name="draw",
+            constraint=models.UniqueConstraint(fields=("event", "number"), name="draw_number_once_per_event"),
         ),
         migrations.AddConstraint(
-            model_name='draw',
-            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='draw_number_positive'),
+            model_name="draw",
+            constraint=models.CheckConstraint(condition=models.Q(("number__gte", 1)), name="draw_number_positive"),
         ),
         migrations.AddConstraint(
-            model_name='draw',
-            constraint=models.CheckConstraint(condition=models.Q(('state__in', ['scheduled', 'selling', 'sales_closed', 'announced', 'ticket_drawn', 'envelope_chosen', 'card_revealed', 'closed'])), name='draw_state_valid'),
+            model_name="draw",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    (
+                        "state__in",
+                        [
+                            "scheduled",
+                            "selling",
+                            "sales_closed",
+                            "announced",
+                            "ticket_drawn",
+                            "envelope_chosen",
+                            "card_revealed",
+                            "closed",
+                        ],
+                    )
+                ),
+                name="draw_state_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='draw',
-            constraint=models.UniqueConstraint(condition=models.Q(('state__in', ['selling', 'sales_closed', 'announced', 'ticket_drawn', 'envelope_chosen', 'card_revealed'])), fields=('event',), name='one_draw_in_progress_per_event'),
+            model_name="draw",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(
+                    (
+                        "state__in",
+                        ["selling", "sales_closed", "announced", "ticket_drawn", "envelope_chosen", "card_revealed"],
+                    )
+                ),
+                fields=("event",),
+                name="one_draw_in_progress_per_event",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='draw',
-            constraint=models.CheckConstraint(condition=models.Q(('ticket_sales__gte', 0)), name='draw_ticket_sales_not_negative'),
+            model_name="draw",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("ticket_sales__gte", 0)), name="draw_ticket_sales_not_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='draw',
-            constraint=models.CheckConstraint(condition=models.Q(('draw_prize__gte', 0)), name='draw_draw_prize_not_negative'),
+            model_name="draw",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("draw_prize__gte", 0)), name="draw_draw_prize_not_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='draw',
-            constraint=models.CheckConstraint(condition=models.Q(('jackpot_contribution__gte', 0)), name='draw_jackpot_contribution_not_negative'),
+            model_name="draw",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("jackpot_contribution__gte", 0)), name="draw_jackpot_contribution_not_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='draw',
-            constraint=models.CheckConstraint(condition=models.Q(('licensee_share__gte', 0)), name='draw_licensee_share_not_negative'),
+            model_name="draw",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("licensee_share__gte", 0)), name="draw_licensee_share_not_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='draw',
-            constraint=models.CheckConstraint(condition=models.Q(('jackpot_before__gte', 0)), name='draw_jackpot_before_not_negative'),
+            model_name="draw",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("jackpot_before__gte", 0)), name="draw_jackpot_before_not_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='draw',
-            constraint=models.CheckConstraint(condition=models.Q(('jackpot_after__gte', 0)), name='draw_jackpot_after_not_negative'),
+            model_name="draw",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("jackpot_after__gte", 0)), name="draw_jackpot_after_not_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='draw',
-            constraint=models.CheckConstraint(condition=models.Q(('jackpot_awarded__gte', 0)), name='draw_jackpot_awarded_not_negative'),
+            model_name="draw",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("jackpot_awarded__gte", 0)), name="draw_jackpot_awarded_not_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='draw',
-            constraint=models.CheckConstraint(condition=models.Q(('ticket_sales__isnull', True), ('ticket_sales', django.db.models.expressions.CombinedExpression(django.db.models.expressions.CombinedExpression(models.F('draw_prize'), '+', models.F('jackpot_contribution')), '+', models.F('licensee_share'))), _connector='OR'), name='draw_split_adds_up'),
+            model_name="draw",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("ticket_sales__isnull", True),
+                    (
+                        "ticket_sales",
+                        django.db.models.expressions.CombinedExpression(
+                            django.db.models.expressions.CombinedExpression(
+                                models.F("draw_prize"), "+", models.F("jackpot_contribution")
+                            ),
+                            "+",
+                            models.F("licensee_share"),
+                        ),
+                    ),
+                    _connector="OR",
+                ),
+                name="draw_split_adds_up",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='draw',
-            constraint=models.CheckConstraint(condition=models.Q(('ticket_sales__isnull', True), ('jackpot_after', django.db.models.expressions.CombinedExpression(models.F('jackpot_before'), '+', models.F('jackpot_contribution'))), _connector='OR'), name='draw_jackpot_carries_exactly'),
+            model_name="draw",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("ticket_sales__isnull", True),
+                    (
+                        "jackpot_after",
+                        django.db.models.expressions.CombinedExpression(
+                            models.F("jackpot_before"), "+", models.F("jackpot_contribution")
+                        ),
+                    ),
+                    _connector="OR",
+                ),
+                name="draw_jackpot_carries_exactly",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='draw',
-            constraint=models.CheckConstraint(condition=models.Q(('outcome', ''), ('outcome__in', ['rollover', 'jackpot_won']), _connector='OR'), name='draw_outcome_valid'),
+            model_name="draw",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("outcome", ""), ("outcome__in", ["rollover", "jackpot_won"]), _connector="OR"),
+                name="draw_outcome_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='pricetier',
-            constraint=models.UniqueConstraint(fields=('event', 'quantity'), name='one_price_per_quantity'),
+            model_name="pricetier",
+            constraint=models.UniqueConstraint(fields=("event", "quantity"), name="one_price_per_quantity"),
         ),
         migrations.AddConstraint(
-            model_name='pricetier',
-            constraint=models.CheckConstraint(condition=models.Q(('quantity__gte', 1)), name='tier_quantity_positive'),
+            model_name="pricetier",
+            constraint=models.CheckConstraint(condition=models.Q(("quantity__gte", 1)), name="tier_quantity_positive"),
         ),
         migrations.AddConstraint(
-            model_name='pricetier',
-            constraint=models.CheckConstraint(condition=models.Q(('price__gt', 0)), name='tier_price_positive'),
+            model_name="pricetier",
+            constraint=models.CheckConstraint(condition=models.Q(("price__gt", 0)), name="tier_price_positive"),
         ),
     ]

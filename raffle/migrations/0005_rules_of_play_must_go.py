@@ -5,100 +5,224 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('licensing', '0002_eligibility_applications_amendments'),
-        ('raffle', '0004_integrity_append_only'),
+        ("licensing", "0002_eligibility_applications_amendments"),
+        ("raffle", "0004_integrity_append_only"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='MustGoTicket',
+            name="MustGoTicket",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('sequence', models.PositiveSmallIntegerField()),
-                ('winning_serial', models.CharField(max_length=40)),
-                ('winner_name', models.CharField(blank=True, max_length=150)),
-                ('card', models.CharField(choices=[('AS', 'Ace of Spades'), ('2S', '2 of Spades'), ('3S', '3 of Spades'), ('4S', '4 of Spades'), ('5S', '5 of Spades'), ('6S', '6 of Spades'), ('7S', '7 of Spades'), ('8S', '8 of Spades'), ('9S', '9 of Spades'), ('10S', '10 of Spades'), ('JS', 'Jack of Spades'), ('QS', 'Queen of Spades'), ('KS', 'King of Spades'), ('AH', 'Ace of Hearts'), ('2H', '2 of Hearts'), ('3H', '3 of Hearts'), ('4H', '4 of Hearts'), ('5H', '5 of Hearts'), ('6H', '6 of Hearts'), ('7H', '7 of Hearts'), ('8H', '8 of Hearts'), ('9H', '9 of Hearts'), ('10H', '10 of Hearts'), ('JH', 'Jack of Hearts'), ('QH', 'Queen of Hearts'), ('KH', 'King of Hearts'), ('AD', 'Ace of Diamonds'), ('2D', '2 of Diamonds'), ('3D', '3 of Diamonds'), ('4D', '4 of Diamonds'), ('5D', '5 of Diamonds'), ('6D', '6 of Diamonds'), ('7D', '7 of Diamonds'), ('8D', '8 of Diamonds'), ('9D', '9 of Diamonds'), ('10D', '10 of Diamonds'), ('JD', 'Jack of Diamonds'), ('QD', 'Queen of Diamonds'), ('KD', 'King of Diamonds'), ('AC', 'Ace of Clubs'), ('2C', '2 of Clubs'), ('3C', '3 of Clubs'), ('4C', '4 of Clubs'), ('5C', '5 of Clubs'), ('6C', '6 of Clubs'), ('7C', '7 of Clubs'), ('8C', '8 of Clubs'), ('9C', '9 of Clubs'), ('10C', '10 of Clubs'), ('JC', 'Jack of Clubs'), ('QC', 'Queen of Clubs'), ('KC', 'King of Clubs')], max_length=3)),
-                ('draw_prize_share', models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
-                ('jackpot_share', models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
-                ('recorded_at', models.DateTimeField()),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("sequence", models.PositiveSmallIntegerField()),
+                ("winning_serial", models.CharField(max_length=40)),
+                ("winner_name", models.CharField(blank=True, max_length=150)),
+                (
+                    "card",
+                    models.CharField(
+                        choices=[
+                            ("AS", "Ace of Spades"),
+                            ("2S", "2 of Spades"),
+                            ("3S", "3 of Spades"),
+                            ("4S", "4 of Spades"),
+                            ("5S", "5 of Spades"),
+                            ("6S", "6 of Spades"),
+                            ("7S", "7 of Spades"),
+                            ("8S", "8 of Spades"),
+                            ("9S", "9 of Spades"),
+                            ("10S", "10 of Spades"),
+                            ("JS", "Jack of Spades"),
+                            ("QS", "Queen of Spades"),
+                            ("KS", "King of Spades"),
+                            ("AH", "Ace of Hearts"),
+                            ("2H", "2 of Hearts"),
+                            ("3H", "3 of Hearts"),
+                            ("4H", "4 of Hearts"),
+                            ("5H", "5 of Hearts"),
+                            ("6H", "6 of Hearts"),
+                            ("7H", "7 of Hearts"),
+                            ("8H", "8 of Hearts"),
+                            ("9H", "9 of Hearts"),
+                            ("10H", "10 of Hearts"),
+                            ("JH", "Jack of Hearts"),
+                            ("QH", "Queen of Hearts"),
+                            ("KH", "King of Hearts"),
+                            ("AD", "Ace of Diamonds"),
+                            ("2D", "2 of Diamonds"),
+                            ("3D", "3 of Diamonds"),
+                            ("4D", "4 of Diamonds"),
+                            ("5D", "5 of Diamonds"),
+                            ("6D", "6 of Diamonds"),
+                            ("7D", "7 of Diamonds"),
+                            ("8D", "8 of Diamonds"),
+                            ("9D", "9 of Diamonds"),
+                            ("10D", "10 of Diamonds"),
+                            ("JD", "Jack of Diamonds"),
+                            ("QD", "Queen of Diamonds"),
+                            ("KD", "King of Diamonds"),
+                            ("AC", "Ace of Clubs"),
+                            ("2C", "2 of Clubs"),
+                            ("3C", "3 of Clubs"),
+                            ("4C", "4 of Clubs"),
+                            ("5C", "5 of Clubs"),
+                            ("6C", "6 of Clubs"),
+                            ("7C", "7 of Clubs"),
+                            ("8C", "8 of Clubs"),
+                            ("9C", "9 of Clubs"),
+                            ("10C", "10 of Clubs"),
+                            ("JC", "Jack of Clubs"),
+                            ("QC", "Queen of Clubs"),
+                            ("KC", "King of Clubs"),
+                        ],
+                        max_length=3,
+                    ),
+                ),
+                ("draw_prize_share", models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
+                ("jackpot_share", models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
+                ("recorded_at", models.DateTimeField()),
             ],
             options={
-                'ordering': ['draw', 'sequence'],
+                "ordering": ["draw", "sequence"],
             },
         ),
         migrations.AddField(
-            model_name='draw',
-            name='must_go',
-            field=models.BooleanField(default=False, help_text='The must-go final draw: tickets are drawn until the ace is found (P7).'),
+            model_name="draw",
+            name="must_go",
+            field=models.BooleanField(
+                default=False, help_text="The must-go final draw: tickets are drawn until the ace is found (P7)."
+            ),
         ),
         migrations.AddField(
-            model_name='draw',
-            name='must_go_reason',
-            field=models.CharField(blank=True, choices=[('last_draw', 'The last scheduled draw'), ('licence_expiry', 'The licence expires'), ('prize_board', 'The prize board is reached')], max_length=20),
+            model_name="draw",
+            name="must_go_reason",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("last_draw", "The last scheduled draw"),
+                    ("licence_expiry", "The licence expires"),
+                    ("prize_board", "The prize board is reached"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.AddField(
-            model_name='event',
-            name='must_go_payout',
-            field=models.CharField(blank=True, choices=[('share_non_ace', 'The holders of the tickets drawn before the ace share the draw prize equally; the ace holder wins the jackpot'), ('share_all', 'Every holder of a ticket drawn in the final draw, the ace holder included, shares the draw prize equally; the ace holder also wins the jackpot'), ('final_winner', 'The holder of the ticket that finds the ace wins the draw prize and the jackpot; tickets drawn before it win nothing')], default='share_non_ace', help_text='The exit strategy: how the holders of a must-go final draw are paid (P7).', max_length=20),
+            model_name="event",
+            name="must_go_payout",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    (
+                        "share_non_ace",
+                        "The holders of the tickets drawn before the ace share the draw prize equally; the ace holder wins the jackpot",
+                    ),
+                    (
+                        "share_all",
+                        "Every holder of a ticket drawn in the final draw, the ace holder included, shares the draw prize equally; the ace holder also wins the jackpot",
+                    ),
+                    (
+                        "final_winner",
+                        "The holder of the ticket that finds the ace wins the draw prize and the jackpot; tickets drawn before it win nothing",
+                    ),
+                ],
+                default="share_non_ace",
+                help_text="The exit strategy: how the holders of a must-go final draw are paid (P7).",
+                max_length=20,
+            ),
         ),
         migrations.AddField(
-            model_name='event',
-            name='revenue_model',
-            field=models.CharField(choices=[('standard', 'Standard Catch the Ace'), ('bingo', 'Bingo revenue model (stub tickets, sold in the hall)')], default='standard', max_length=20),
+            model_name="event",
+            name="revenue_model",
+            field=models.CharField(
+                choices=[
+                    ("standard", "Standard Catch the Ace"),
+                    ("bingo", "Bingo revenue model (stub tickets, sold in the hall)"),
+                ],
+                default="standard",
+                max_length=20,
+            ),
         ),
         migrations.AddField(
-            model_name='event',
-            name='rules_submitted_on',
-            field=models.DateField(blank=True, help_text='Day the Rules of Play went to the regulator for review (T12).', null=True),
+            model_name="event",
+            name="rules_submitted_on",
+            field=models.DateField(
+                blank=True, help_text="Day the Rules of Play went to the regulator for review (T12).", null=True
+            ),
         ),
         migrations.AddField(
-            model_name='event',
-            name='unclaimed_prize_policy',
-            field=models.TextField(default='An unclaimed prize is held in the lottery trust account for at least six months while we try to reach the winner, and every attempt is logged. After that it is added to the gross proceeds of the raffle.'),
+            model_name="event",
+            name="unclaimed_prize_policy",
+            field=models.TextField(
+                default="An unclaimed prize is held in the lottery trust account for at least six months while we try to reach the winner, and every attempt is logged. After that it is added to the gross proceeds of the raffle."
+            ),
         ),
         migrations.AlterField(
-            model_name='carddestruction',
-            name='draw',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='destructions', to='raffle.draw'),
+            model_name="carddestruction",
+            name="draw",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="destructions", to="raffle.draw"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='draw',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('must_go', False), ('must_go_reason', '')), models.Q(('must_go', True), ('must_go_reason__in', ['last_draw', 'licence_expiry', 'prize_board'])), _connector='OR'), name='draw_must_go_has_reason'),
+            model_name="draw",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("must_go", False), ("must_go_reason", "")),
+                    models.Q(("must_go", True), ("must_go_reason__in", ["last_draw", "licence_expiry", "prize_board"])),
+                    _connector="OR",
+                ),
+                name="draw_must_go_has_reason",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.CheckConstraint(condition=models.Q(('revenue_model__in', ['standard', 'bingo'])), name='event_revenue_model_valid'),
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("revenue_model__in", ["standard", "bingo"])), name="event_revenue_model_valid"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.CheckConstraint(condition=models.Q(('must_go_payout', ''), ('must_go_payout__in', ['share_non_ace', 'share_all', 'final_winner']), _connector='OR'), name='event_must_go_payout_valid'),
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("must_go_payout", ""),
+                    ("must_go_payout__in", ["share_non_ace", "share_all", "final_winner"]),
+                    _connector="OR",
+                ),
+                name="event_must_go_payout_valid",
+            ),
         ),
         migrations.AddField(
-            model_name='mustgoticket',
-            name='draw',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='must_go_tickets', to='raffle.draw'),
+            model_name="mustgoticket",
+            name="draw",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="must_go_tickets", to="raffle.draw"
+            ),
         ),
         migrations.AddField(
-            model_name='mustgoticket',
-            name='envelope',
-            field=models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='must_go_ticket', to='raffle.envelope'),
+            model_name="mustgoticket",
+            name="envelope",
+            field=models.OneToOneField(
+                on_delete=django.db.models.deletion.PROTECT, related_name="must_go_ticket", to="raffle.envelope"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='mustgoticket',
-            constraint=models.UniqueConstraint(fields=('draw', 'sequence'), name='must_go_ticket_sequence_once'),
+            model_name="mustgoticket",
+            constraint=models.UniqueConstraint(fields=("draw", "sequence"), name="must_go_ticket_sequence_once"),
         ),
         migrations.AddConstraint(
-            model_name='mustgoticket',
-            constraint=models.UniqueConstraint(fields=('draw', 'winning_serial'), name='must_go_ticket_drawn_once'),
+            model_name="mustgoticket",
+            constraint=models.UniqueConstraint(fields=("draw", "winning_serial"), name="must_go_ticket_drawn_once"),
         ),
         migrations.AddConstraint(
-            model_name='mustgoticket',
-            constraint=models.CheckConstraint(condition=models.Q(('draw_prize_share__gte', 0)), name='must_go_share_not_negative'),
+            model_name="mustgoticket",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("draw_prize_share__gte", 0)), name="must_go_share_not_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='mustgoticket',
-            constraint=models.CheckConstraint(condition=models.Q(('jackpot_share__gte', 0)), name='must_go_jackpot_not_negative'),
+            model_name="mustgoticket",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("jackpot_share__gte", 0)), name="must_go_jackpot_not_negative"
+            ),
         ),
     ]

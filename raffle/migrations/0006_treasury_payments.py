@@ -7,83 +7,152 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('licensing', '0003_treasury'),
-        ('raffle', '0005_rules_of_play_must_go'),
+        ("licensing", "0003_treasury"),
+        ("raffle", "0005_rules_of_play_must_go"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='UnclaimedPrize',
+            name="UnclaimedPrize",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('draw_prize', 'Draw prize (20%)'), ('jackpot', 'Progressive jackpot')], max_length=20)),
-                ('amount', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('unclaimed_since', models.DateField(help_text='The draw date.')),
-                ('added_to_proceeds_on', models.DateField(blank=True, null=True)),
-                ('recorded_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
-                ('draw', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='unclaimed_prizes', to='raffle.draw')),
-                ('recorded_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("draw_prize", "Draw prize (20%)"), ("jackpot", "Progressive jackpot")], max_length=20
+                    ),
+                ),
+                ("amount", models.DecimalField(decimal_places=2, max_digits=12)),
+                ("unclaimed_since", models.DateField(help_text="The draw date.")),
+                ("added_to_proceeds_on", models.DateField(blank=True, null=True)),
+                ("recorded_at", models.DateTimeField(default=django.utils.timezone.now, editable=False)),
+                (
+                    "draw",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="unclaimed_prizes", to="raffle.draw"
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['draw__number', 'kind'],
+                "ordering": ["draw__number", "kind"],
             },
         ),
         migrations.CreateModel(
-            name='ContactAttempt',
+            name="ContactAttempt",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('attempted_on', models.DateField()),
-                ('means', models.CharField(help_text='Telephone, e-mail, letter, notice at the venue...', max_length=60)),
-                ('outcome', models.CharField(max_length=200)),
-                ('made_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('prize', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='attempts', to='raffle.unclaimedprize')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("attempted_on", models.DateField()),
+                (
+                    "means",
+                    models.CharField(help_text="Telephone, e-mail, letter, notice at the venue...", max_length=60),
+                ),
+                ("outcome", models.CharField(max_length=200)),
+                (
+                    "made_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "prize",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="attempts", to="raffle.unclaimedprize"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['prize', 'attempted_on', 'pk'],
+                "ordering": ["prize", "attempted_on", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='DepositCoverage',
+            name="DepositCoverage",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('amount', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('deposit', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='coverage', to='licensing.deposit')),
-                ('draw', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='deposit_coverage', to='raffle.draw')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("amount", models.DecimalField(decimal_places=2, max_digits=12)),
+                (
+                    "deposit",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="coverage", to="licensing.deposit"
+                    ),
+                ),
+                (
+                    "draw",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="deposit_coverage", to="raffle.draw"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['draw__number', 'deposit__deposited_on'],
-                'constraints': [models.UniqueConstraint(fields=('deposit', 'draw'), name='deposit_covers_draw_once'), models.CheckConstraint(condition=models.Q(('amount__gt', 0)), name='coverage_amount_positive')],
+                "ordering": ["draw__number", "deposit__deposited_on"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("deposit", "draw"), name="deposit_covers_draw_once"),
+                    models.CheckConstraint(condition=models.Q(("amount__gt", 0)), name="coverage_amount_positive"),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='PrizePayment',
+            name="PrizePayment",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('draw_prize', 'Draw prize (20%)'), ('jackpot', 'Progressive jackpot')], max_length=20)),
-                ('amount', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('currency', models.CharField(default='CAD', editable=False, max_length=3)),
-                ('method', models.CharField(choices=[('cheque', 'Cheque'), ('electronic', 'Electronic transfer')], max_length=20)),
-                ('reference', models.CharField(help_text='Cheque number or transfer reference.', max_length=60)),
-                ('paid_on', models.DateField()),
-                ('payee', models.CharField(max_length=150)),
-                ('recorded_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
-                ('draw', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='prize_payments', to='raffle.draw')),
-                ('recorded_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("draw_prize", "Draw prize (20%)"), ("jackpot", "Progressive jackpot")], max_length=20
+                    ),
+                ),
+                ("amount", models.DecimalField(decimal_places=2, max_digits=12)),
+                ("currency", models.CharField(default="CAD", editable=False, max_length=3)),
+                (
+                    "method",
+                    models.CharField(
+                        choices=[("cheque", "Cheque"), ("electronic", "Electronic transfer")], max_length=20
+                    ),
+                ),
+                ("reference", models.CharField(help_text="Cheque number or transfer reference.", max_length=60)),
+                ("paid_on", models.DateField()),
+                ("payee", models.CharField(max_length=150)),
+                ("recorded_at", models.DateTimeField(default=django.utils.timezone.now, editable=False)),
+                (
+                    "draw",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="prize_payments", to="raffle.draw"
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['draw__number', 'kind'],
-                'constraints': [models.UniqueConstraint(fields=('draw', 'kind'), name='prize_paid_once'), models.CheckConstraint(condition=models.Q(('amount__gt', 0)), name='prize_payment_positive'), models.CheckConstraint(condition=models.Q(('currency', 'CAD')), name='prize_paid_in_canadian_funds'), models.CheckConstraint(condition=models.Q(('method__in', ['cheque', 'electronic'])), name='prize_method_valid')],
+                "ordering": ["draw__number", "kind"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("draw", "kind"), name="prize_paid_once"),
+                    models.CheckConstraint(condition=models.Q(("amount__gt", 0)), name="prize_payment_positive"),
+                    models.CheckConstraint(
+                        condition=models.Q(("currency", "CAD")), name="prize_paid_in_canadian_funds"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("method__in", ["cheque", "electronic"])), name="prize_method_valid"
+                    ),
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='unclaimedprize',
-            constraint=models.UniqueConstraint(fields=('draw', 'kind'), name='prize_unclaimed_once'),
+            model_name="unclaimedprize",
+            constraint=models.UniqueConstraint(fields=("draw", "kind"), name="prize_unclaimed_once"),
         ),
         migrations.AddConstraint(
-            model_name='unclaimedprize',
-            constraint=models.CheckConstraint(condition=models.Q(('amount__gt', 0)), name='unclaimed_amount_positive'),
+            model_name="unclaimedprize",
+            constraint=models.CheckConstraint(condition=models.Q(("amount__gt", 0)), name="unclaimed_amount_positive"),
         ),
     ]

@@ -8,188 +8,380 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('licensing', '0001_initial'),
-        ('raffle', '0006_treasury_payments'),
+        ("licensing", "0001_initial"),
+        ("raffle", "0006_treasury_payments"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='DrawPool',
+            name="DrawPool",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('valid_tickets', models.PositiveIntegerField()),
-                ('void_tickets', models.PositiveIntegerField()),
-                ('max_seq', models.PositiveIntegerField()),
-                ('sales_total', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('first_serial', models.CharField(blank=True, max_length=40)),
-                ('last_serial', models.CharField(blank=True, max_length=40)),
-                ('container_count', models.PositiveIntegerField(blank=True, null=True)),
-                ('fixed_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('emptied_at', models.DateTimeField(blank=True, null=True)),
-                ('destroy_after', models.DateField(blank=True, null=True)),
-                ('draw', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='pool', to='raffle.draw')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("valid_tickets", models.PositiveIntegerField()),
+                ("void_tickets", models.PositiveIntegerField()),
+                ("max_seq", models.PositiveIntegerField()),
+                ("sales_total", models.DecimalField(decimal_places=2, max_digits=12)),
+                ("first_serial", models.CharField(blank=True, max_length=40)),
+                ("last_serial", models.CharField(blank=True, max_length=40)),
+                ("container_count", models.PositiveIntegerField(blank=True, null=True)),
+                ("fixed_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("emptied_at", models.DateTimeField(blank=True, null=True)),
+                ("destroy_after", models.DateField(blank=True, null=True)),
+                (
+                    "draw",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="pool", to="raffle.draw"
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Sale',
+            name="Sale",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('channel', models.CharField(choices=[('paper_roll', 'Paper roll tickets'), ('paper_stub', 'Paper stub tickets'), ('electronic', 'Electronic in-person'), ('online', 'Online')], max_length=20)),
-                ('units', models.PositiveIntegerField(default=1)),
-                ('ticket_count', models.PositiveIntegerField()),
-                ('amount', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('purchaser_name', models.CharField(blank=True, max_length=150)),
-                ('purchaser_contact', models.CharField(blank=True, help_text='Phone or e-mail.', max_length=200)),
-                ('envelope_pick', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('device', models.CharField(blank=True, help_text='Point-of-sale device or seller.', max_length=60)),
-                ('sold_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('voided_at', models.DateTimeField(blank=True, null=True)),
-                ('void_reason', models.CharField(blank=True, max_length=300)),
-                ('print_count', models.PositiveSmallIntegerField(default=0)),
-                ('draw', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='sales', to='raffle.draw')),
-                ('licence', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='licensing.licence')),
-                ('sold_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('tier', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='raffle.pricetier')),
-                ('voided_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "channel",
+                    models.CharField(
+                        choices=[
+                            ("paper_roll", "Paper roll tickets"),
+                            ("paper_stub", "Paper stub tickets"),
+                            ("electronic", "Electronic in-person"),
+                            ("online", "Online"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("units", models.PositiveIntegerField(default=1)),
+                ("ticket_count", models.PositiveIntegerField()),
+                ("amount", models.DecimalField(decimal_places=2, max_digits=12)),
+                ("purchaser_name", models.CharField(blank=True, max_length=150)),
+                ("purchaser_contact", models.CharField(blank=True, help_text="Phone or e-mail.", max_length=200)),
+                ("envelope_pick", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("device", models.CharField(blank=True, help_text="Point-of-sale device or seller.", max_length=60)),
+                ("sold_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("voided_at", models.DateTimeField(blank=True, null=True)),
+                ("void_reason", models.CharField(blank=True, max_length=300)),
+                ("print_count", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "draw",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="sales", to="raffle.draw"
+                    ),
+                ),
+                (
+                    "licence",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="licensing.licence"
+                    ),
+                ),
+                (
+                    "sold_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tier",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="raffle.pricetier"
+                    ),
+                ),
+                (
+                    "voided_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['draw', 'sold_at', 'id'],
+                "ordering": ["draw", "sold_at", "id"],
             },
         ),
         migrations.CreateModel(
-            name='Ticket',
+            name="Ticket",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('serial', models.CharField(max_length=40)),
-                ('seq', models.PositiveIntegerField()),
-                ('is_void', models.BooleanField(default=False)),
-                ('draw', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='tickets', to='raffle.draw')),
-                ('licence', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='licensing.licence')),
-                ('sale', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='tickets', to='raffle.sale')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("serial", models.CharField(max_length=40)),
+                ("seq", models.PositiveIntegerField()),
+                ("is_void", models.BooleanField(default=False)),
+                (
+                    "draw",
+                    models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tickets",
+                        to="raffle.draw",
+                    ),
+                ),
+                (
+                    "licence",
+                    models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="licensing.licence",
+                    ),
+                ),
+                (
+                    "sale",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="tickets", to="raffle.sale"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['draw_id', 'seq'],
+                "ordering": ["draw_id", "seq"],
             },
         ),
         migrations.CreateModel(
-            name='TicketRoll',
+            name="TicketRoll",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('roll', 'Roll of tickets'), ('book', 'Book of stub tickets')], default='roll', max_length=10)),
-                ('seller_name', models.CharField(max_length=150)),
-                ('first_serial', models.BigIntegerField()),
-                ('last_serial', models.BigIntegerField()),
-                ('issued_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('first_unsold', models.BigIntegerField(blank=True, help_text='First serial handed back unsold; everything before it was sold.', null=True)),
-                ('returned_at', models.DateTimeField(blank=True, null=True)),
-                ('draw', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='ticket_rolls', to='raffle.draw')),
-                ('issued_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('licence', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='licensing.licence')),
-                ('seller', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='ticket_rolls', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("roll", "Roll of tickets"), ("book", "Book of stub tickets")],
+                        default="roll",
+                        max_length=10,
+                    ),
+                ),
+                ("seller_name", models.CharField(max_length=150)),
+                ("first_serial", models.BigIntegerField()),
+                ("last_serial", models.BigIntegerField()),
+                ("issued_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "first_unsold",
+                    models.BigIntegerField(
+                        blank=True,
+                        help_text="First serial handed back unsold; everything before it was sold.",
+                        null=True,
+                    ),
+                ),
+                ("returned_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "draw",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="ticket_rolls", to="raffle.draw"
+                    ),
+                ),
+                (
+                    "issued_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "licence",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="licensing.licence"
+                    ),
+                ),
+                (
+                    "seller",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="ticket_rolls",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['draw', 'first_serial'],
+                "ordering": ["draw", "first_serial"],
             },
         ),
         migrations.AddField(
-            model_name='sale',
-            name='roll',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='sales', to='raffle.ticketroll'),
+            model_name="sale",
+            name="roll",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="sales",
+                to="raffle.ticketroll",
+            ),
         ),
         migrations.CreateModel(
-            name='WinnerSelection',
+            name="WinnerSelection",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('attempt', models.PositiveSmallIntegerField()),
-                ('method', models.CharField(choices=[('rng', 'Drawn by the cryptographic RNG'), ('container', 'Drawn from the container, serial typed twice')], max_length=20)),
-                ('pool_size', models.PositiveIntegerField(help_text='Valid tickets drawn from.')),
-                ('pool_max_seq', models.PositiveIntegerField()),
-                ('rng_picks', models.JSONField(blank=True, default=list, help_text='Every index the RNG produced, in order.')),
-                ('selected_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('claimed_at', models.DateTimeField(blank=True, null=True)),
-                ('superseded_at', models.DateTimeField(blank=True, null=True)),
-                ('superseded_reason', models.CharField(blank=True, max_length=200)),
-                ('draw', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='winner_selections', to='raffle.draw')),
-                ('selected_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('ticket', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='raffle.ticket')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("attempt", models.PositiveSmallIntegerField()),
+                (
+                    "method",
+                    models.CharField(
+                        choices=[
+                            ("rng", "Drawn by the cryptographic RNG"),
+                            ("container", "Drawn from the container, serial typed twice"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("pool_size", models.PositiveIntegerField(help_text="Valid tickets drawn from.")),
+                ("pool_max_seq", models.PositiveIntegerField()),
+                (
+                    "rng_picks",
+                    models.JSONField(blank=True, default=list, help_text="Every index the RNG produced, in order."),
+                ),
+                ("selected_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("claimed_at", models.DateTimeField(blank=True, null=True)),
+                ("superseded_at", models.DateTimeField(blank=True, null=True)),
+                ("superseded_reason", models.CharField(blank=True, max_length=200)),
+                (
+                    "draw",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="winner_selections", to="raffle.draw"
+                    ),
+                ),
+                (
+                    "selected_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "ticket",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="raffle.ticket"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['draw', 'attempt'],
+                "ordering": ["draw", "attempt"],
             },
         ),
         migrations.AddConstraint(
-            model_name='ticket',
-            constraint=models.UniqueConstraint(fields=('serial', 'licence'), name='ticket_serial_unique_per_licence'),
+            model_name="ticket",
+            constraint=models.UniqueConstraint(fields=("serial", "licence"), name="ticket_serial_unique_per_licence"),
         ),
         migrations.AddConstraint(
-            model_name='ticket',
-            constraint=models.UniqueConstraint(fields=('draw', 'seq'), name='ticket_seq_unique_per_draw'),
+            model_name="ticket",
+            constraint=models.UniqueConstraint(fields=("draw", "seq"), name="ticket_seq_unique_per_draw"),
         ),
         migrations.AddConstraint(
-            model_name='ticket',
-            constraint=models.CheckConstraint(condition=models.Q(('seq__gte', 1)), name='ticket_seq_positive'),
+            model_name="ticket",
+            constraint=models.CheckConstraint(condition=models.Q(("seq__gte", 1)), name="ticket_seq_positive"),
         ),
         migrations.AddConstraint(
-            model_name='ticket',
-            constraint=models.CheckConstraint(condition=models.Q(('serial', ''), _negated=True), name='ticket_serial_not_blank'),
+            model_name="ticket",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("serial", ""), _negated=True), name="ticket_serial_not_blank"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ticketroll',
-            constraint=models.CheckConstraint(condition=models.Q(('first_serial__gte', 1)), name='roll_first_serial_positive'),
+            model_name="ticketroll",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("first_serial__gte", 1)), name="roll_first_serial_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ticketroll',
-            constraint=models.CheckConstraint(condition=models.Q(('last_serial__gte', models.F('first_serial'))), name='roll_range_ordered'),
+            model_name="ticketroll",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("last_serial__gte", models.F("first_serial"))), name="roll_range_ordered"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ticketroll',
-            constraint=models.CheckConstraint(condition=models.Q(('first_unsold__isnull', True), models.Q(('first_unsold__gte', models.F('first_serial')), ('first_unsold__lte', django.db.models.expressions.CombinedExpression(models.F('last_serial'), '+', models.Value(1)))), _connector='OR'), name='roll_return_inside_range'),
+            model_name="ticketroll",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("first_unsold__isnull", True),
+                    models.Q(
+                        ("first_unsold__gte", models.F("first_serial")),
+                        (
+                            "first_unsold__lte",
+                            django.db.models.expressions.CombinedExpression(
+                                models.F("last_serial"), "+", models.Value(1)
+                            ),
+                        ),
+                    ),
+                    _connector="OR",
+                ),
+                name="roll_return_inside_range",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ticketroll',
-            constraint=models.CheckConstraint(condition=models.Q(('kind__in', ['roll', 'book'])), name='roll_kind_valid'),
+            model_name="ticketroll",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("kind__in", ["roll", "book"])), name="roll_kind_valid"
+            ),
         ),
         migrations.AddIndex(
-            model_name='sale',
-            index=models.Index(fields=['draw', 'voided_at'], name='sale_draw_void'),
+            model_name="sale",
+            index=models.Index(fields=["draw", "voided_at"], name="sale_draw_void"),
         ),
         migrations.AddConstraint(
-            model_name='sale',
-            constraint=models.CheckConstraint(condition=models.Q(('units__gte', 1)), name='sale_units_positive'),
+            model_name="sale",
+            constraint=models.CheckConstraint(condition=models.Q(("units__gte", 1)), name="sale_units_positive"),
         ),
         migrations.AddConstraint(
-            model_name='sale',
-            constraint=models.CheckConstraint(condition=models.Q(('ticket_count__gte', 1)), name='sale_ticket_count_positive'),
+            model_name="sale",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("ticket_count__gte", 1)), name="sale_ticket_count_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='sale',
-            constraint=models.CheckConstraint(condition=models.Q(('amount__gt', 0)), name='sale_amount_positive'),
+            model_name="sale",
+            constraint=models.CheckConstraint(condition=models.Q(("amount__gt", 0)), name="sale_amount_positive"),
         ),
         migrations.AddConstraint(
-            model_name='sale',
-            constraint=models.CheckConstraint(condition=models.Q(('envelope_pick__isnull', True), models.Q(('envelope_pick__gte', 1), ('envelope_pick__lte', 52)), _connector='OR'), name='sale_envelope_pick_1_to_52'),
+            model_name="sale",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("envelope_pick__isnull", True),
+                    models.Q(("envelope_pick__gte", 1), ("envelope_pick__lte", 52)),
+                    _connector="OR",
+                ),
+                name="sale_envelope_pick_1_to_52",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='sale',
-            constraint=models.CheckConstraint(condition=models.Q(('voided_at__isnull', True), models.Q(('void_reason', ''), _negated=True), _connector='OR'), name='sale_void_has_reason'),
+            model_name="sale",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("voided_at__isnull", True), models.Q(("void_reason", ""), _negated=True), _connector="OR"
+                ),
+                name="sale_void_has_reason",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='sale',
-            constraint=models.CheckConstraint(condition=models.Q(('channel__in', ['paper_roll', 'paper_stub', 'electronic', 'online'])), name='sale_channel_valid'),
+            model_name="sale",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("channel__in", ["paper_roll", "paper_stub", "electronic", "online"])),
+                name="sale_channel_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='winnerselection',
-            constraint=models.UniqueConstraint(fields=('draw', 'attempt'), name='selection_attempt_once'),
+            model_name="winnerselection",
+            constraint=models.UniqueConstraint(fields=("draw", "attempt"), name="selection_attempt_once"),
         ),
         migrations.AddConstraint(
-            model_name='winnerselection',
-            constraint=models.UniqueConstraint(condition=models.Q(('superseded_at__isnull', True)), fields=('draw',), name='one_current_winner_per_draw'),
+            model_name="winnerselection",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("superseded_at__isnull", True)),
+                fields=("draw",),
+                name="one_current_winner_per_draw",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='winnerselection',
-            constraint=models.CheckConstraint(condition=models.Q(('method__in', ['rng', 'container'])), name='selection_method_valid'),
+            model_name="winnerselection",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("method__in", ["rng", "container"])), name="selection_method_valid"
+            ),
         ),
     ]

@@ -21,8 +21,10 @@ def forward(apps, schema_editor):
         return
     schema_editor.execute(FUNCTION_SQL, params=None)
     for table in TABLES:
-        schema_editor.execute(f"CREATE TRIGGER {table}_never_deleted BEFORE DELETE ON {table} "
-                              "FOR EACH ROW EXECUTE FUNCTION raffle_refuse_delete()")
+        schema_editor.execute(
+            f"CREATE TRIGGER {table}_never_deleted BEFORE DELETE ON {table} "
+            "FOR EACH ROW EXECUTE FUNCTION raffle_refuse_delete()"
+        )
 
 
 def backward(apps, schema_editor):

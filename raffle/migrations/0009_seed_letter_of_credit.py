@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('raffle', '0008_tickets_never_deleted'),
+        ("raffle", "0008_tickets_never_deleted"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='seed_letter_of_credit',
-            field=models.CharField(blank=True, help_text='Issuer and reference of the irrevocable standby letter of credit that guarantees a seed jackpot over $10,000 (P6).', max_length=200),
+            model_name="event",
+            name="seed_letter_of_credit",
+            field=models.CharField(
+                blank=True,
+                help_text="Issuer and reference of the irrevocable standby letter of credit that guarantees a seed jackpot over $10,000 (P6).",
+                max_length=200,
+            ),
         ),
     ]

@@ -4,6 +4,8 @@ Models hold fields, constraints and the draw's transition table; every write
 that matters goes through `raffle.services`.
 """
 
+from raffle.models.compliance import IssueKind, NotificationMethod, RegistrarNotification  # noqa: F401
+from raffle.models.deck import COMMITMENT_DOMAIN, DeckCommitment, deck_commitment_hash  # noqa: F401
 from raffle.models.draw import (  # noqa: F401
     DRAW_IN_PROGRESS,
     DRAW_TRANSITIONS,
@@ -18,21 +20,18 @@ from raffle.models.draw import (  # noqa: F401
     MustGoTicket,
 )
 from raffle.models.event import (  # noqa: F401
+    DEFAULT_UNCLAIMED_POLICY,
     ENVELOPE_COUNT,
     DeckKind,
     Envelope,
     EnvelopeTakenProcedure,
     Event,
-    DEFAULT_UNCLAIMED_POLICY,
     EventStatus,
     MustGoPayout,
     PriceTier,
     RevenueModel,
     money_field,
 )
-from raffle.models.compliance import IssueKind, NotificationMethod, RegistrarNotification  # noqa: F401
-from raffle.models.deck import COMMITMENT_DOMAIN, DeckCommitment, deck_commitment_hash  # noqa: F401
-from raffle.models.video import MIN_RESOLUTION_LINES, MIN_RETENTION_DAYS, REQUIRED_SHOTS, DrawVideo  # noqa: F401
 from raffle.models.payments import (  # noqa: F401
     UNCLAIMED_HOLD_MONTHS,
     ContactAttempt,
@@ -52,3 +51,4 @@ from raffle.models.ticket import (  # noqa: F401
     TicketRoll,
     WinnerSelection,
 )
+from raffle.models.video import MIN_RESOLUTION_LINES, MIN_RETENTION_DAYS, REQUIRED_SHOTS, DrawVideo  # noqa: F401

@@ -33,8 +33,9 @@ class RegistrarNotification(AppendOnlyModel):
     occurred_on = models.DateField(help_text="When the issue happened.")
     kind = models.CharField(max_length=30, choices=IssueKind.choices)
     description = models.TextField()
-    method = models.CharField(max_length=20, choices=NotificationMethod.choices,
-                              help_text="How the Registrar was notified.")
+    method = models.CharField(
+        max_length=20, choices=NotificationMethod.choices, help_text="How the Registrar was notified."
+    )
     notified_at = models.DateTimeField(help_text="When the Registrar was notified.")
     reference = models.CharField(max_length=100, blank=True, help_text="The Registrar's file or ticket number.")
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -44,8 +45,7 @@ class RegistrarNotification(AppendOnlyModel):
         ordering = ["-notified_at", "-id"]
         constraints = [
             models.CheckConstraint(condition=Q(kind__in=IssueKind.values), name="registrar_issue_kind_valid"),
-            models.CheckConstraint(condition=Q(method__in=NotificationMethod.values),
-                                   name="registrar_method_valid"),
+            models.CheckConstraint(condition=Q(method__in=NotificationMethod.values), name="registrar_method_valid"),
         ]
 
     def __str__(self) -> str:

@@ -85,7 +85,8 @@ class Draw(models.Model):
     outcome = models.CharField(max_length=20, choices=DrawOutcome.choices, blank=True)
     is_imported = models.BooleanField(default=False, help_text="Brought in from another system's records.")
     must_go = models.BooleanField(
-        default=False, help_text="The must-go final draw: tickets are drawn until the ace is found (P7).")
+        default=False, help_text="The must-go final draw: tickets are drawn until the ace is found (P7)."
+    )
     must_go_reason = models.CharField(max_length=20, choices=MustGoReason.choices, blank=True)
 
     sales_opened_at = models.DateTimeField(null=True, blank=True)
@@ -108,8 +109,13 @@ class Draw(models.Model):
             *[
                 models.CheckConstraint(condition=Q(**{f"{name}__gte": 0}), name=f"draw_{name}_not_negative")
                 for name in (
-                    "ticket_sales", "draw_prize", "jackpot_contribution", "licensee_share",
-                    "jackpot_before", "jackpot_after", "jackpot_awarded",
+                    "ticket_sales",
+                    "draw_prize",
+                    "jackpot_contribution",
+                    "licensee_share",
+                    "jackpot_before",
+                    "jackpot_after",
+                    "jackpot_awarded",
                 )
             ],
             # R:P1 the three parts add up to the sales exactly.
@@ -127,8 +133,7 @@ class Draw(models.Model):
                 condition=Q(outcome="") | Q(outcome__in=DrawOutcome.values), name="draw_outcome_valid"
             ),
             models.CheckConstraint(
-                condition=Q(must_go=False, must_go_reason="")
-                | Q(must_go=True, must_go_reason__in=MustGoReason.values),
+                condition=Q(must_go=False, must_go_reason="") | Q(must_go=True, must_go_reason__in=MustGoReason.values),
                 name="draw_must_go_has_reason",
             ),
         ]

@@ -42,21 +42,34 @@ class MustGoPayout(models.TextChoices):
     Rules of Play state. There are no consolation prizes: the holders share
     the draw prize or the final winner takes it."""
 
-    SHARE_NON_ACE = "share_non_ace", (
-        "The holders of the tickets drawn before the ace share the draw prize equally; "
-        "the ace holder wins the jackpot")
-    SHARE_ALL = "share_all", (
-        "Every holder of a ticket drawn in the final draw, the ace holder included, shares the "
-        "draw prize equally; the ace holder also wins the jackpot")
-    FINAL_WINNER = "final_winner", (
-        "The holder of the ticket that finds the ace wins the draw prize and the jackpot; "
-        "tickets drawn before it win nothing")
+    SHARE_NON_ACE = (
+        "share_non_ace",
+        (
+            "The holders of the tickets drawn before the ace share the draw prize equally; "
+            "the ace holder wins the jackpot"
+        ),
+    )
+    SHARE_ALL = (
+        "share_all",
+        (
+            "Every holder of a ticket drawn in the final draw, the ace holder included, shares the "
+            "draw prize equally; the ace holder also wins the jackpot"
+        ),
+    )
+    FINAL_WINNER = (
+        "final_winner",
+        (
+            "The holder of the ticket that finds the ace wins the draw prize and the jackpot; "
+            "tickets drawn before it win nothing"
+        ),
+    )
 
 
 DEFAULT_UNCLAIMED_POLICY = (
     "An unclaimed prize is held in the lottery trust account for at least six months while we try "
     "to reach the winner, and every attempt is logged. After that it is added to the gross proceeds "
-    "of the raffle.")
+    "of the raffle."
+)
 
 
 class EventStatus(models.TextChoices):
@@ -69,7 +82,9 @@ class Event(models.Model):
     name = models.CharField(max_length=200)
     deck_kind = models.CharField(max_length=20, choices=DeckKind.choices, default=DeckKind.PAPER)
     rounding = models.CharField(
-        max_length=10, choices=Rounding.CHOICES, default=Rounding.CENT,
+        max_length=10,
+        choices=Rounding.CHOICES,
+        default=Rounding.CENT,
         help_text="How the 20% draw prize and 30% jackpot share are rounded (Rules of Play).",
     )
     envelope_taken_procedure = models.CharField(
@@ -84,18 +99,24 @@ class Event(models.Model):
     # The Rules of Play settings not held elsewhere (R4); frozen after the first sale.
     revenue_model = models.CharField(max_length=20, choices=RevenueModel.choices, default=RevenueModel.STANDARD)
     must_go_payout = models.CharField(
-        max_length=20, choices=MustGoPayout.choices, blank=True, default=MustGoPayout.SHARE_NON_ACE,
-        help_text="The exit strategy: how the holders of a must-go final draw are paid (P7).")
+        max_length=20,
+        choices=MustGoPayout.choices,
+        blank=True,
+        default=MustGoPayout.SHARE_NON_ACE,
+        help_text="The exit strategy: how the holders of a must-go final draw are paid (P7).",
+    )
     unclaimed_prize_policy = models.TextField(default=DEFAULT_UNCLAIMED_POLICY)
     rules_submitted_on = models.DateField(
-        null=True, blank=True, help_text="Day the Rules of Play went to the regulator for review (T12).")
+        null=True, blank=True, help_text="Day the Rules of Play went to the regulator for review (T12)."
+    )
     status = models.CharField(max_length=20, choices=EventStatus.choices, default=EventStatus.RUNNING)
     jackpot = money_field(default=0, help_text="The progressive jackpot now, as last announced.")
     seed_jackpot = money_field(default=0, help_text="Seed money put in the jackpot at the start (P6).")
     seed_letter_of_credit = models.CharField(
-        max_length=200, blank=True,
+        max_length=200,
+        blank=True,
         help_text="Issuer and reference of the irrevocable standby letter of credit that guarantees "
-                  "a seed jackpot over $10,000 (P6).",
+        "a seed jackpot over $10,000 (P6).",
     )
     concluded_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
@@ -108,10 +129,13 @@ class Event(models.Model):
             models.CheckConstraint(condition=Q(status__in=EventStatus.values), name="event_status_valid"),
             models.CheckConstraint(condition=Q(rounding__in=["cent", "dollar"]), name="event_rounding_valid"),
             models.CheckConstraint(condition=Q(draw_interval_days__gte=1), name="event_interval_positive"),
-            models.CheckConstraint(condition=Q(revenue_model__in=RevenueModel.values),
-                                   name="event_revenue_model_valid"),
-            models.CheckConstraint(condition=Q(must_go_payout="") | Q(must_go_payout__in=MustGoPayout.values),
-                                   name="event_must_go_payout_valid"),
+            models.CheckConstraint(
+                condition=Q(revenue_model__in=RevenueModel.values), name="event_revenue_model_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(must_go_payout="") | Q(must_go_payout__in=MustGoPayout.values),
+                name="event_must_go_payout_valid",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -165,12 +189,8 @@ class Envelope(models.Model):
                 condition=Q(number__gte=1, number__lte=ENVELOPE_COUNT), name="envelope_number_1_to_52"
             ),
             # R:E1 a card appears once in a deck.
-            models.UniqueConstraint(
-                fields=["event", "card"], condition=~Q(card=""), name="card_once_per_deck"
-            ),
-            models.CheckConstraint(
-                condition=Q(opened_at__isnull=True) | ~Q(card=""), name="opened_envelope_has_card"
-            ),
+            models.UniqueConstraint(fields=["event", "card"], condition=~Q(card=""), name="card_once_per_deck"),
+            models.CheckConstraint(condition=Q(opened_at__isnull=True) | ~Q(card=""), name="opened_envelope_has_card"),
         ]
 
     def __str__(self) -> str:

@@ -34,15 +34,17 @@ class TicketRoll(models.Model):
     licence = models.ForeignKey(Licence, on_delete=models.PROTECT, related_name="+")
     draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="ticket_rolls")
     kind = models.CharField(max_length=10, choices=RollKind.choices, default=RollKind.ROLL)
-    seller = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                               related_name="ticket_rolls")
+    seller = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="ticket_rolls"
+    )
     seller_name = models.CharField(max_length=150)
     first_serial = models.BigIntegerField()
     last_serial = models.BigIntegerField()
     issued_at = models.DateTimeField(default=timezone.now)
     issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
     first_unsold = models.BigIntegerField(
-        null=True, blank=True, help_text="First serial handed back unsold; everything before it was sold.")
+        null=True, blank=True, help_text="First serial handed back unsold; everything before it was sold."
+    )
     returned_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -53,7 +55,8 @@ class TicketRoll(models.Model):
             models.CheckConstraint(
                 condition=Q(first_unsold__isnull=True)
                 | Q(first_unsold__gte=F("first_serial"), first_unsold__lte=F("last_serial") + 1),
-                name="roll_return_inside_range"),
+                name="roll_return_inside_range",
+            ),
             models.CheckConstraint(condition=Q(kind__in=RollKind.values), name="roll_kind_valid"),
         ]
 
@@ -86,12 +89,14 @@ class Sale(models.Model):
     purchaser_contact = models.CharField(max_length=200, blank=True, help_text="Phone or e-mail.")
     envelope_pick = models.PositiveSmallIntegerField(null=True, blank=True)
     device = models.CharField(max_length=60, blank=True, help_text="Point-of-sale device or seller.")
-    sold_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                related_name="+")
+    sold_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     sold_at = models.DateTimeField(default=timezone.now)
     voided_at = models.DateTimeField(null=True, blank=True)
-    voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                  related_name="+")
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     void_reason = models.CharField(max_length=300, blank=True)
     print_count = models.PositiveSmallIntegerField(default=0)
 
@@ -104,10 +109,12 @@ class Sale(models.Model):
             models.CheckConstraint(condition=Q(amount__gt=0), name="sale_amount_positive"),
             models.CheckConstraint(
                 condition=Q(envelope_pick__isnull=True) | Q(envelope_pick__gte=1, envelope_pick__lte=ENVELOPE_COUNT),
-                name="sale_envelope_pick_1_to_52"),
+                name="sale_envelope_pick_1_to_52",
+            ),
             # R:T11 a void always carries its reason.
-            models.CheckConstraint(condition=Q(voided_at__isnull=True) | ~Q(void_reason=""),
-                                   name="sale_void_has_reason"),
+            models.CheckConstraint(
+                condition=Q(voided_at__isnull=True) | ~Q(void_reason=""), name="sale_void_has_reason"
+            ),
             models.CheckConstraint(condition=Q(channel__in=SalesChannel.values), name="sale_channel_valid"),
         ]
 
@@ -193,8 +200,9 @@ class WinnerSelection(models.Model):
         ordering = ["draw", "attempt"]
         constraints = [
             models.UniqueConstraint(fields=["draw", "attempt"], name="selection_attempt_once"),
-            models.UniqueConstraint(fields=["draw"], condition=Q(superseded_at__isnull=True),
-                                    name="one_current_winner_per_draw"),
+            models.UniqueConstraint(
+                fields=["draw"], condition=Q(superseded_at__isnull=True), name="one_current_winner_per_draw"
+            ),
             models.CheckConstraint(condition=Q(method__in=SelectionMethod.values), name="selection_method_valid"),
         ]
 

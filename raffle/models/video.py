@@ -26,10 +26,12 @@ def video_upload_to(instance, filename: str) -> str:
 
 class DrawVideo(models.Model):
     draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="videos")
-    file = models.FileField(upload_to=video_upload_to, blank=True,
-                            help_text="The recording, when the application keeps it.")
-    location = models.CharField(max_length=300, blank=True,
-                                help_text="Where the recording is kept otherwise (drive, shelf, cloud folder).")
+    file = models.FileField(
+        upload_to=video_upload_to, blank=True, help_text="The recording, when the application keeps it."
+    )
+    location = models.CharField(
+        max_length=300, blank=True, help_text="Where the recording is kept otherwise (drive, shelf, cloud folder)."
+    )
     resolution_lines = models.PositiveIntegerField(help_text="Vertical resolution, e.g. 720 or 1080.")
     duration = models.DurationField()
     shows_ticket_selection = models.BooleanField(default=False)
@@ -45,10 +47,11 @@ class DrawVideo(models.Model):
     class Meta:
         ordering = ["draw__event", "draw__number", "recorded_at"]
         constraints = [
-            models.CheckConstraint(condition=Q(resolution_lines__gte=MIN_RESOLUTION_LINES),
-                                   name="video_at_least_720p"),
-            models.CheckConstraint(condition=Q(keep_until__gte=F("draw_date") + datetime.timedelta(
-                days=MIN_RETENTION_DAYS)), name="video_kept_30_days_after_draw"),
+            models.CheckConstraint(condition=Q(resolution_lines__gte=MIN_RESOLUTION_LINES), name="video_at_least_720p"),
+            models.CheckConstraint(
+                condition=Q(keep_until__gte=F("draw_date") + datetime.timedelta(days=MIN_RETENTION_DAYS)),
+                name="video_kept_30_days_after_draw",
+            ),
             models.CheckConstraint(condition=~Q(file="") | ~Q(location=""), name="video_has_file_or_location"),
             models.CheckConstraint(condition=Q(duration__gt=datetime.timedelta(0)), name="video_duration_positive"),
         ]

@@ -96,8 +96,9 @@ def _totals(draws) -> Totals:
 def _draw_lines(draws: list[Draw]) -> list[DrawLine]:
     """The per-draw detail in a fixed number of queries."""
     ids = [d.pk for d in draws]
-    destructions = {c.draw_id: c for c in CardDestruction.objects.filter(draw__in=ids)
-                    .select_related("destroyed_by", "verified_by")}
+    destructions = {
+        c.draw_id: c for c in CardDestruction.objects.filter(draw__in=ids).select_related("destroyed_by", "verified_by")
+    }
     payments: dict[int, list] = {}
     for p in PrizePayment.objects.filter(draw__in=ids):
         payments.setdefault(p.draw_id, []).append(p)
@@ -109,14 +110,20 @@ def _draw_lines(draws: list[Draw]) -> list[DrawLine]:
     for d in draws:
         card = d.envelope.card if d.envelope_id and d.envelope.is_open else ""
         destruction = destructions.get(d.pk)
-        lines.append(DrawLine(
-            draw=d, date=timezone.localdate(d.scheduled_at), card=card,
-            card_name=card_name(card) if card else "",
-            destroyed_by=destruction.destroyed_by.full_name if destruction else "",
-            verified_by=destruction.verified_by.full_name if destruction else "",
-            destroyed_at=destruction.destroyed_at if destruction else None,
-            video=videos.get(d.pk, ""), payments=payments.get(d.pk, []), unclaimed=unclaimed.get(d.pk, []),
-        ))
+        lines.append(
+            DrawLine(
+                draw=d,
+                date=timezone.localdate(d.scheduled_at),
+                card=card,
+                card_name=card_name(card) if card else "",
+                destroyed_by=destruction.destroyed_by.full_name if destruction else "",
+                verified_by=destruction.verified_by.full_name if destruction else "",
+                destroyed_at=destruction.destroyed_at if destruction else None,
+                video=videos.get(d.pk, ""),
+                payments=payments.get(d.pk, []),
+                unclaimed=unclaimed.get(d.pk, []),
+            )
+        )
     return lines
 
 
@@ -161,8 +168,9 @@ class FourDrawReport:
 
 def available_periods(event: Event) -> list[int]:
     """Periods that can be reported: all four draws closed, or the event ended inside the period."""
-    closed = list(Draw.objects.filter(event=event, state=DrawState.CLOSED)
-                  .order_by("number").values_list("number", flat=True))
+    closed = list(
+        Draw.objects.filter(event=event, state=DrawState.CLOSED).order_by("number").values_list("number", flat=True)
+    )
     if not closed:
         return []
     last = period_of(closed[-1])
@@ -182,30 +190,48 @@ def four_draw_report(event: Event, period: int) -> FourDrawReport:
         raise RaffleError(f"No draw of period {period} (draws {4 * period - 3} to {4 * period}) is closed yet.")
     complete = len(draws) == DRAWS_PER_PERIOD
     if not complete and not event.is_concluded:
-        raise RaffleError(f"Period {period} is not over: draws {4 * period - 3} to {4 * period} must all be "
-                          "closed before its report.", rule="R1")
+        raise RaffleError(
+            f"Period {period} is not over: draws {4 * period - 3} to {4 * period} must all be "
+            "closed before its report.",
+            rule="R1",
+        )
     totals = _totals(draws)
     fee = licence_fee(prize_board=totals.prize_board, rate_percent=licence.fee_rate_percent)  # R:L9
     last_day = timezone.localdate(draws[-1].scheduled_at)
     return FourDrawReport(
-        licence=licence, event=event, period=period, lines=_draw_lines(draws), totals=totals,
-        fee_rate=licence.fee_rate_percent, fee=fee,
+        licence=licence,
+        event=event,
+        period=period,
+        lines=_draw_lines(draws),
+        totals=totals,
+        fee_rate=licence.fee_rate_percent,
+        fee=fee,
         fee_payable_now=fee if licence.fee_collection == FeeCollection.EACH_REPORT else ZERO,
         due_on=last_day + datetime.timedelta(days=FOUR_DRAW_DUE_DAYS),  # R:R1
         is_complete=complete,
         reconciliation=draw_reconciliation(event, draws=draws),
-        deposits=list(DepositCoverage.objects.filter(draw__in=draws).select_related("deposit", "draw")
-                      .order_by("deposit__deposited_on", "deposit__slip_number", "draw__number")),
+        deposits=list(
+            DepositCoverage.objects.filter(draw__in=draws)
+            .select_related("deposit", "draw")
+            .order_by("deposit__deposited_on", "deposit__slip_number", "draw__number")
+        ),
         payments=list(PrizePayment.objects.filter(draw__in=draws).select_related("draw")),
-        expenses=list(Expense.objects.filter(
-            licence=licence, paid_on__gte=timezone.localdate(draws[0].scheduled_at),
-            paid_on__lte=last_day).select_related("approved_use")),
+        expenses=list(
+            Expense.objects.filter(
+                licence=licence, paid_on__gte=timezone.localdate(draws[0].scheduled_at), paid_on__lte=last_day
+            ).select_related("approved_use")
+        ),
         video_register=registers.video_register_available(),
     )
 
 
-IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
-               ".webp": "image/webp"}
+IMAGE_TYPES = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+}
 
 
 @dataclass
@@ -329,11 +355,17 @@ def final_report(event: Event) -> FinalReport:
     draws = _draws(event)
     totals = _totals(draws)
     jackpot_awarded = sum((d.jackpot_awarded or ZERO for d in draws), ZERO)
-    forfeited = UnclaimedPrize.objects.filter(draw__event=event, added_to_proceeds_on__isnull=False
-                                              ).aggregate(t=Sum("amount"))["t"] or ZERO
+    forfeited = (
+        UnclaimedPrize.objects.filter(draw__event=event, added_to_proceeds_on__isnull=False).aggregate(t=Sum("amount"))[
+            "t"
+        ]
+        or ZERO
+    )
     expenses = list(Expense.objects.filter(licence=licence).select_related("approved_use"))
-    uses = [UseOfProceeds(use=u, spent=sum((e.amount for e in expenses if e.approved_use_id == u.pk), ZERO))
-            for u in ApprovedUse.objects.filter(licence=licence)]
+    uses = [
+        UseOfProceeds(use=u, spent=sum((e.amount for e in expenses if e.approved_use_id == u.pk), ZERO))
+        for u in ApprovedUse.objects.filter(licence=licence)
+    ]
     donated = list(DonatedPrize.objects.filter(licence=licence))
     fees = []
     for period in sorted({period_of(d.number) for d in draws}):
@@ -341,17 +373,26 @@ def final_report(event: Event) -> FinalReport:
         fees.append(PeriodFee(period, board, licence_fee(prize_board=board, rate_percent=licence.fee_rate_percent)))
     last_day = timezone.localdate(draws[-1].scheduled_at) if draws else None
     return FinalReport(
-        licence=licence, event=event, lines=_draw_lines(draws), totals=totals,
-        jackpot_awarded=jackpot_awarded, forfeited_prizes=forfeited,
+        licence=licence,
+        event=event,
+        lines=_draw_lines(draws),
+        totals=totals,
+        jackpot_awarded=jackpot_awarded,
+        forfeited_prizes=forfeited,
         jackpot_held=ZERO if event.is_concluded else event.jackpot,
         expenses=expenses,
         expenses_total=sum((e.amount for e in expenses if e.kind == ExpenseKind.EXPENSE), ZERO),
-        uses=uses, uses_total=sum((u.spent for u in uses), ZERO),
-        donated=donated, donated_total=sum((p.value for p in donated), ZERO),
-        fees=fees, fee_total=sum((f.fee for f in fees), ZERO),
+        uses=uses,
+        uses_total=sum((u.spent for u in uses), ZERO),
+        donated=donated,
+        donated_total=sum((p.value for p in donated), ZERO),
+        fees=fees,
+        fee_total=sum((f.fee for f in fees), ZERO),
         deposits=_slip_copies(
-            Deposit.objects.filter(account__licence=licence).order_by("deposited_on", "slip_number")
-            .prefetch_related(Prefetch("coverage", DepositCoverage.objects.select_related("draw")))),
+            Deposit.objects.filter(account__licence=licence)
+            .order_by("deposited_on", "slip_number")
+            .prefetch_related(Prefetch("coverage", DepositCoverage.objects.select_related("draw")))
+        ),
         reconciliation=draw_reconciliation(event, draws=draws),
         compliance_register=registers.compliance_register_available(),
         compliance_issues=registers.compliance_issues(event),
@@ -360,4 +401,3 @@ def final_report(event: Event) -> FinalReport:
         last_draw_on=last_day,
         due_on=last_day + datetime.timedelta(days=FINAL_DUE_DAYS) if last_day and event.is_concluded else None,
     )
-

@@ -52,39 +52,75 @@ def event_deadlines(event: Event, *, today: datetime.date | None = None) -> list
         by_period.setdefault(period_of(d.number), []).append(d)
         day = timezone.localdate(d.scheduled_at)
         if not d.is_imported:
-            out.append(Deadline(day + datetime.timedelta(days=TICKET_KEEP_DAYS),
-                                f"Draw {d.number}: unsold and non-winning tickets may be destroyed from today",
-                                "tickets", rule="T6"))
+            out.append(
+                Deadline(
+                    day + datetime.timedelta(days=TICKET_KEEP_DAYS),
+                    f"Draw {d.number}: unsold and non-winning tickets may be destroyed from today",
+                    "tickets",
+                    rule="T6",
+                )
+            )
             if licence.is_paper:
-                out.append(Deadline(day + datetime.timedelta(days=VIDEO_KEEP_DAYS),
-                                    f"Draw {d.number}: the draw video may be deleted from today", "video",
-                                    rule="D4"))
+                out.append(
+                    Deadline(
+                        day + datetime.timedelta(days=VIDEO_KEEP_DAYS),
+                        f"Draw {d.number}: the draw video may be deleted from today",
+                        "video",
+                        rule="D4",
+                    )
+                )
     for period, period_draws in by_period.items():
         if len(period_draws) == DRAWS_PER_PERIOD or event.is_concluded:
             last = timezone.localdate(period_draws[-1].scheduled_at)
             first = DRAWS_PER_PERIOD * period - 3
-            out.append(Deadline(last + datetime.timedelta(days=FOUR_DRAW_DUE_DAYS),
-                                f"Four-draw report {period} (draws {first}–{first + 3}) and its fee",
-                                "report", done=(ReportKind.FOUR_DRAW, period) in issued, rule="R1"))
+            out.append(
+                Deadline(
+                    last + datetime.timedelta(days=FOUR_DRAW_DUE_DAYS),
+                    f"Four-draw report {period} (draws {first}–{first + 3}) and its fee",
+                    "report",
+                    done=(ReportKind.FOUR_DRAW, period) in issued,
+                    rule="R1",
+                )
+            )
     if event.is_concluded and draws:
         last = timezone.localdate(draws[-1].scheduled_at)
-        out.append(Deadline(last + datetime.timedelta(days=FINAL_DUE_DAYS), "Final report", "report",
-                            done=(ReportKind.FINAL, None) in issued, rule="R2"))
+        out.append(
+            Deadline(
+                last + datetime.timedelta(days=FINAL_DUE_DAYS),
+                "Final report",
+                "report",
+                done=(ReportKind.FINAL, None) in issued,
+                rule="R2",
+            )
+        )
     for prize in UnclaimedPrize.objects.filter(draw__event=event).select_related("draw"):
-        out.append(Deadline(prize.hold_until, f"Unclaimed {prize.get_kind_display().lower()} of draw "
-                            f"{prize.draw.number} may join the gross proceeds", "prize",
-                            done=prize.added_to_proceeds_on is not None, rule="P5"))
+        out.append(
+            Deadline(
+                prize.hold_until,
+                f"Unclaimed {prize.get_kind_display().lower()} of draw {prize.draw.number} may join the gross proceeds",
+                "prize",
+                done=prize.added_to_proceeds_on is not None,
+                rule="P5",
+            )
+        )
     for request in AuditedStatementRequest.objects.filter(licence=licence):
-        out.append(Deadline(request.due_on, f"Audited financial statement requested by {request.requested_by} "
-                            f"on {request.requested_on:%Y-%m-%d}", "report",
-                            done=request.delivered_on is not None, rule="R3"))
-    out.append(Deadline(licence.expires_on, f"Licence {licence.number} expires", "licence",
-                        done=event.is_concluded, rule="L8"))
+        out.append(
+            Deadline(
+                request.due_on,
+                f"Audited financial statement requested by {request.requested_by} on {request.requested_on:%Y-%m-%d}",
+                "report",
+                done=request.delivered_on is not None,
+                rule="R3",
+            )
+        )
+    out.append(
+        Deadline(licence.expires_on, f"Licence {licence.number} expires", "licence", done=event.is_concluded, rule="L8")
+    )
     return sorted(out, key=lambda d: (d.on, d.what))
 
 
 def _escape(text: str) -> str:
-    return (text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n"))
+    return text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n")
 
 
 def _fold(line: str) -> str:
@@ -105,8 +141,14 @@ def _fold(line: str) -> str:
 
 def deadlines_ics(event: Event, deadlines: list[Deadline], *, host: str = "catch-the-ace") -> str:
     stamp = timezone.now().astimezone(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
-    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Catch the Ace//Treasury deadlines//EN",
-             "CALSCALE:GREGORIAN", "METHOD:PUBLISH", f"X-WR-CALNAME:{_escape(event.name)} deadlines"]
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//Catch the Ace//Treasury deadlines//EN",
+        "CALSCALE:GREGORIAN",
+        "METHOD:PUBLISH",
+        f"X-WR-CALNAME:{_escape(event.name)} deadlines",
+    ]
     for d in deadlines:
         lines += [
             "BEGIN:VEVENT",

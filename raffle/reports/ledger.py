@@ -47,20 +47,39 @@ from raffle.models import (
     EventStatus,
 )
 
-LEDGER_COLUMNS = ["draw_number", "draw_date", "ticket_sales", "draw_prize", "jackpot_contribution",
-                  "licensee_share", "jackpot_before", "jackpot_after", "envelope", "card", "outcome"]
+LEDGER_COLUMNS = [
+    "draw_number",
+    "draw_date",
+    "ticket_sales",
+    "draw_prize",
+    "jackpot_contribution",
+    "licensee_share",
+    "jackpot_before",
+    "jackpot_after",
+    "envelope",
+    "card",
+    "outcome",
+]
 IMPORT_REQUIRED = ["draw_number", "draw_date", "ticket_sales", "envelope", "card"]
 IMPORT_PUBLISHED = ["draw_prize", "jackpot_before", "jackpot_after"]
 
 
 def ledger_rows(event: Event):
-    draws = (Draw.objects.filter(event=event, state=DrawState.CLOSED).select_related("envelope")
-             .order_by("number"))
+    draws = Draw.objects.filter(event=event, state=DrawState.CLOSED).select_related("envelope").order_by("number")
     for d in draws:
-        yield [d.number, timezone.localdate(d.scheduled_at).isoformat(), d.ticket_sales, d.draw_prize,
-               d.jackpot_contribution, d.licensee_share, d.jackpot_before, d.jackpot_after,
-               d.envelope.number if d.envelope_id else "", d.envelope.card if d.envelope_id else "",
-               d.outcome]
+        yield [
+            d.number,
+            timezone.localdate(d.scheduled_at).isoformat(),
+            d.ticket_sales,
+            d.draw_prize,
+            d.jackpot_contribution,
+            d.licensee_share,
+            d.jackpot_before,
+            d.jackpot_after,
+            d.envelope.number if d.envelope_id else "",
+            d.envelope.card if d.envelope_id else "",
+            d.outcome,
+        ]
 
 
 def ledger_csv(event: Event) -> str:
@@ -121,8 +140,9 @@ def plan_import(event: Event, text: str, *, opening_jackpot=None) -> ImportPlan:
     header, raw = _read(text)
     missing = [c for c in IMPORT_REQUIRED if c not in header]
     if missing:
-        raise ImportRefused([f"header: missing column(s) {', '.join(missing)}; the file needs "
-                             f"{','.join(IMPORT_REQUIRED)}"])
+        raise ImportRefused(
+            [f"header: missing column(s) {', '.join(missing)}; the file needs {','.join(IMPORT_REQUIRED)}"]
+        )
     if not raw:
         raise ImportRefused(["the file has no draw rows"])
     problems: list[str] = []
@@ -131,10 +151,10 @@ def plan_import(event: Event, text: str, *, opening_jackpot=None) -> ImportPlan:
     if Draw.objects.filter(event=event, state__in=DRAW_IN_PROGRESS).exists():
         raise ImportRefused(["a draw of this event is under way; finish it before importing history"])
     closed = set(Draw.objects.filter(event=event, state=DrawState.CLOSED).values_list("number", flat=True))
-    opened_envelopes = set(Envelope.objects.filter(event=event, opened_at__isnull=False)
-                           .values_list("number", flat=True))
-    seen_cards = {c: n for n, c in Envelope.objects.filter(event=event).exclude(card="")
-                  .values_list("number", "card")}
+    opened_envelopes = set(
+        Envelope.objects.filter(event=event, opened_at__isnull=False).values_list("number", flat=True)
+    )
+    seen_cards = {c: n for n, c in Envelope.objects.filter(event=event).exclude(card="").values_list("number", "card")}
     parsed = []
     numbers: dict[int, int] = {}
     envelopes: dict[int, int] = {}
@@ -199,17 +219,20 @@ def plan_import(event: Event, text: str, *, opening_jackpot=None) -> ImportPlan:
     first_expected = max(closed, default=0) + 1
     for index, (line, number, *_rest) in enumerate(parsed):
         if number != first_expected + index and number not in closed:
-            problems.append(f"row {line} (draw {number}): draws must follow on without a gap from draw "
-                            f"{first_expected}; expected draw {first_expected + index}")
+            problems.append(
+                f"row {line} (draw {number}): draws must follow on without a gap from draw "
+                f"{first_expected}; expected draw {first_expected + index}"
+            )
             break
     dates = [(p[0], p[1], p[2]) for p in parsed if p[2]]
-    for (_, n1, d1), (line, n2, d2) in zip(dates, dates[1:]):
+    for (_, n1, d1), (line, n2, d2) in zip(dates, dates[1:], strict=False):
         if d2 <= d1:
             problems.append(f"row {line} (draw {n2}): its date {d2} is not after draw {n1}'s ({d1})")
     aces = [p for p in parsed if p[5] == ACE_OF_SPADES]
     if aces and aces[0] is not parsed[-1]:  # R:P4
-        problems.append(f"row {aces[0][0]} (draw {aces[0][1]}): the Ace of Spades ends the event; no draw "
-                        "can follow it")
+        problems.append(
+            f"row {aces[0][0]} (draw {aces[0][1]}): the Ace of Spades ends the event; no draw can follow it"
+        )
     if problems:
         raise ImportRefused(problems)
 
@@ -223,15 +246,25 @@ def plan_import(event: Event, text: str, *, opening_jackpot=None) -> ImportPlan:
     jackpot = opening
     for line, number, date, sales, envelope, card, published in parsed:
         split = split_sales(sales, rounding=event.rounding)  # R:P1
-        planned = PlannedDraw(line=line, number=number, date=date, sales=sales, draw_prize=split.draw_prize,
-                              jackpot_contribution=split.jackpot_contribution,
-                              licensee_share=split.licensee_share, jackpot_before=jackpot,
-                              jackpot_after=jackpot + split.jackpot_contribution, envelope=envelope, card=card)
+        planned = PlannedDraw(
+            line=line,
+            number=number,
+            date=date,
+            sales=sales,
+            draw_prize=split.draw_prize,
+            jackpot_contribution=split.jackpot_contribution,
+            licensee_share=split.licensee_share,
+            jackpot_before=jackpot,
+            jackpot_after=jackpot + split.jackpot_contribution,
+            envelope=envelope,
+            card=card,
+        )
         for name, value in published.items():
             computed = getattr(planned, name)
             if value is not None and value != computed:
-                plan.mismatches.append(f"row {line} (draw {number}): published {name} {value} but the "
-                                       f"computed figure is {computed}")
+                plan.mismatches.append(
+                    f"row {line} (draw {number}): published {name} {value} but the computed figure is {computed}"
+                )
         jackpot = planned.jackpot_after
         plan.rows.append(planned)
     return plan
@@ -243,8 +276,9 @@ def _scheduled_at(event: Event, day: datetime.date) -> datetime.datetime:
 
 
 @transaction.atomic
-def history_import(*, actor, licence: Licence, text: str, opening_jackpot=None, dry_run: bool = False,
-                   accept_mismatches: bool = False) -> ImportPlan:
+def history_import(
+    *, actor, licence: Licence, text: str, opening_jackpot=None, dry_run: bool = False, accept_mismatches: bool = False
+) -> ImportPlan:
     """Import a running raffle's draws, all or none. Imported draws are closed,
     marked `is_imported`, carry their sales as totals and have no tickets; the
     draw after them is scheduled and runs normally."""
@@ -253,31 +287,50 @@ def history_import(*, actor, licence: Licence, text: str, opening_jackpot=None, 
         raise ImportRefused([f"licence {licence.number} has no event yet; set the event up first"])
     plan = plan_import(event, text, opening_jackpot=opening_jackpot)
     if plan.mismatches and not accept_mismatches:
-        raise ImportRefused(plan.mismatches + [
-            "the published figures differ from the ones computed with the event's rounding rule "
-            f"({event.get_rounding_display().lower()}) and opening jackpot {plan.opening_jackpot}; check them, "
-            "or import anyway with the computed figures (--accept-mismatches)"])
+        raise ImportRefused(
+            plan.mismatches
+            + [
+                "the published figures differ from the ones computed with the event's rounding rule "
+                f"({event.get_rounding_display().lower()}) and opening jackpot {plan.opening_jackpot}; check them, "
+                "or import anyway with the computed figures (--accept-mismatches)"
+            ]
+        )
     if dry_run:
         return plan
-    existing = {d.number: d for d in Draw.objects.select_for_update().filter(
-        event=event, number__in=[r.number for r in plan.rows])}
-    envelopes = {e.number: e for e in Envelope.objects.select_for_update().filter(
-        event=event, number__in=[r.envelope for r in plan.rows])}
+    existing = {
+        d.number: d
+        for d in Draw.objects.select_for_update().filter(event=event, number__in=[r.number for r in plan.rows])
+    }
+    envelopes = {
+        e.number: e
+        for e in Envelope.objects.select_for_update().filter(event=event, number__in=[r.envelope for r in plan.rows])
+    }
     for row in plan.rows:
         at = _scheduled_at(event, row.date)
         draw = existing.get(row.number) or Draw(event=event, number=row.number)
         is_ace = row.card == ACE_OF_SPADES
         for name, value in {
-            "scheduled_at": at, "state": DrawState.CLOSED, "is_imported": True,
-            "ticket_sales": row.sales, "draw_prize": row.draw_prize,
-            "jackpot_contribution": row.jackpot_contribution, "licensee_share": row.licensee_share,
-            "jackpot_before": row.jackpot_before, "jackpot_after": row.jackpot_after,
-            "jackpot_awarded": row.jackpot_after if is_ace else None, "rounding": event.rounding,
-            "draw_prize_percent": DRAW_PRIZE_PERCENT, "jackpot_percent": JACKPOT_PERCENT,
+            "scheduled_at": at,
+            "state": DrawState.CLOSED,
+            "is_imported": True,
+            "ticket_sales": row.sales,
+            "draw_prize": row.draw_prize,
+            "jackpot_contribution": row.jackpot_contribution,
+            "licensee_share": row.licensee_share,
+            "jackpot_before": row.jackpot_before,
+            "jackpot_after": row.jackpot_after,
+            "jackpot_awarded": row.jackpot_after if is_ace else None,
+            "rounding": event.rounding,
+            "draw_prize_percent": DRAW_PRIZE_PERCENT,
+            "jackpot_percent": JACKPOT_PERCENT,
             "licensee_percent": LICENSEE_PERCENT,
             "outcome": DrawOutcome.JACKPOT_WON if is_ace else DrawOutcome.ROLLOVER,
-            "sales_closed_at": at, "announced_at": at, "ticket_drawn_at": at, "envelope_chosen_at": at,
-            "card_revealed_at": at, "closed_at": at,
+            "sales_closed_at": at,
+            "announced_at": at,
+            "ticket_drawn_at": at,
+            "envelope_chosen_at": at,
+            "card_revealed_at": at,
+            "closed_at": at,
         }.items():
             setattr(draw, name, value)
         draw.save()
@@ -293,17 +346,27 @@ def history_import(*, actor, licence: Licence, text: str, opening_jackpot=None, 
         event.status, event.concluded_at = EventStatus.CONCLUDED, timezone.now()
         fields += ["status", "concluded_at"]
     event.save(update_fields=fields)
-    audit_record(actor=actor, action="raffle.history.import", obj=event, data={
-        "licence": licence.number, "draws": [r.number for r in plan.rows],
-        "opening_jackpot": plan.opening_jackpot, "jackpot_after": last.jackpot_after,
-        "ticket_sales": sum((r.sales for r in plan.rows), Decimal(0)),
-        "mismatches_accepted": plan.mismatches})
+    audit_record(
+        actor=actor,
+        action="raffle.history.import",
+        obj=event,
+        data={
+            "licence": licence.number,
+            "draws": [r.number for r in plan.rows],
+            "opening_jackpot": plan.opening_jackpot,
+            "jackpot_after": last.jackpot_after,
+            "ticket_sales": sum((r.sales for r in plan.rows), Decimal(0)),
+            "mismatches_accepted": plan.mismatches,
+        },
+    )
     if plan.concludes:
         locked = Licence.objects.select_for_update().get(pk=licence.pk)
         licence_conclude(actor=actor, licence=locked, reason=f"Ace of Spades found in imported draw {last.number}")
     elif not Draw.objects.filter(event=event, number=last.number + 1).exists():
-        Draw.objects.create(event=event, number=last.number + 1,
-                            scheduled_at=_scheduled_at(event, last.date)
-                            + datetime.timedelta(days=event.draw_interval_days))
+        Draw.objects.create(
+            event=event,
+            number=last.number + 1,
+            scheduled_at=_scheduled_at(event, last.date) + datetime.timedelta(days=event.draw_interval_days),
+        )
     plan.imported = True
     return plan

@@ -70,9 +70,14 @@ def draw_reconciliation(event: Event, *, draws=None, today: datetime.date | None
         draw_day = timezone.localdate(draw.scheduled_at)
         due_by = draw_day + allowance
         last = max((r.deposit.deposited_on for r in rows), default=None)
-        line = DrawReconciliation(draw=draw, sales=draw.ticket_sales, deposited=deposited,
-                                  slips=sorted(r.deposit.slip_number for r in rows),
-                                  last_deposit_on=last, due_by=due_by)
+        line = DrawReconciliation(
+            draw=draw,
+            sales=draw.ticket_sales,
+            deposited=deposited,
+            slips=sorted(r.deposit.slip_number for r in rows),
+            last_deposit_on=last,
+            due_by=due_by,
+        )
         if draw.is_imported and not rows:
             pass  # history brought from another system: deposited before the move
         elif not rows:
@@ -89,6 +94,9 @@ def draw_reconciliation(event: Event, *, draws=None, today: datetime.date | None
 
 
 def deposit_allocations(event: Event) -> list[DepositAllocation]:
-    deposits = Deposit.objects.filter(account__licence_id=event.licence_id).annotate(
-        allocated=Sum("coverage__amount")).order_by("deposited_on", "slip_number")
+    deposits = (
+        Deposit.objects.filter(account__licence_id=event.licence_id)
+        .annotate(allocated=Sum("coverage__amount"))
+        .order_by("deposited_on", "slip_number")
+    )
     return [DepositAllocation(deposit=d, allocated=d.allocated or ZERO) for d in deposits]

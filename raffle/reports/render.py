@@ -19,10 +19,26 @@ def final_pdf(report: FinalReport) -> bytes:
     return render_pdf("pdf/final_report.html", {"r": report, "footer_left": _footer(report.licence)})
 
 
-DRAW_COLUMNS = ["licence", "organisation", "draw_number", "draw_date", "ticket_sales", "draw_prize",
-                "jackpot_contribution", "licensee_share", "jackpot_after", "winning_ticket", "winner",
-                "envelope", "card", "destroyed_by", "verified_by", "video_reference", "deposited",
-                "reconciliation"]
+DRAW_COLUMNS = [
+    "licence",
+    "organisation",
+    "draw_number",
+    "draw_date",
+    "ticket_sales",
+    "draw_prize",
+    "jackpot_contribution",
+    "licensee_share",
+    "jackpot_after",
+    "winning_ticket",
+    "winner",
+    "envelope",
+    "card",
+    "destroyed_by",
+    "verified_by",
+    "video_reference",
+    "deposited",
+    "reconciliation",
+]
 
 
 def _draw_rows(report, reconciliation):
@@ -30,11 +46,26 @@ def _draw_rows(report, reconciliation):
     for line in report.lines:
         d = line.draw
         r = recon.get(d.pk)
-        yield [report.licence.number, report.licence.organisation.name, d.number, line.date.isoformat(),
-               d.ticket_sales, d.draw_prize, d.jackpot_contribution, d.licensee_share, d.jackpot_after,
-               d.winning_serial, d.winner_name, d.envelope.number if d.envelope_id else "", line.card,
-               line.destroyed_by, line.verified_by, line.video,
-               r.deposited if r else "", ", ".join(r.flags) if r and r.flags else "ok"]
+        yield [
+            report.licence.number,
+            report.licence.organisation.name,
+            d.number,
+            line.date.isoformat(),
+            d.ticket_sales,
+            d.draw_prize,
+            d.jackpot_contribution,
+            d.licensee_share,
+            d.jackpot_after,
+            d.winning_serial,
+            d.winner_name,
+            d.envelope.number if d.envelope_id else "",
+            line.card,
+            line.destroyed_by,
+            line.verified_by,
+            line.video,
+            r.deposited if r else "",
+            ", ".join(r.flags) if r and r.flags else "ok",
+        ]
 
 
 def _row(licence, **values) -> list:
@@ -47,8 +78,14 @@ def four_draw_csv(report: FourDrawReport) -> str:
     t, licence = report.totals, report.licence
     rows = list(_draw_rows(report, report.reconciliation))
     rows += [
-        _row(licence, draw_number="total", ticket_sales=t.ticket_sales, draw_prize=t.draw_prizes,
-             jackpot_contribution=t.jackpot_contributions, licensee_share=t.licensee_shares),
+        _row(
+            licence,
+            draw_number="total",
+            ticket_sales=t.ticket_sales,
+            draw_prize=t.draw_prizes,
+            jackpot_contribution=t.jackpot_contributions,
+            licensee_share=t.licensee_shares,
+        ),
         _row(licence, draw_number="prize_board", ticket_sales=t.prize_board),
         _row(licence, draw_number=f"fee_{report.fee_rate}_percent", ticket_sales=report.fee),
         _row(licence, draw_number="due_on", draw_date=report.due_on.isoformat()),

@@ -1,8 +1,9 @@
 """Every write of the game. Import services from here:
 
-    from raffle.services import draw_close_sales
+from raffle.services import draw_close_sales
 """
 
+from raffle.services.deck import deck_verify  # noqa: F401
 from raffle.services.draws import (  # noqa: F401
     draw_announce,
     draw_award_jackpot,
@@ -13,8 +14,6 @@ from raffle.services.draws import (  # noqa: F401
     draw_reveal_card,
     draw_roll_over,
 )
-from raffle.services.deck import deck_verify  # noqa: F401
-from raffle.services.integrity import registrar_notification_record, video_register  # noqa: F401
 from raffle.services.events import (  # noqa: F401
     event_check_ready_to_sell,
     event_setup,
@@ -22,20 +21,14 @@ from raffle.services.events import (  # noqa: F401
     event_update_rules,
     rules_frozen,
 )
-from raffle.services.prize_board import prize_board_check, prizes_committed  # noqa: F401
+from raffle.services.integrity import registrar_notification_record, video_register  # noqa: F401
 from raffle.services.must_go import (  # noqa: F401
     draw_must_go_redraw,
     draw_set_must_go,
     must_go_payouts,
     must_go_settle,
 )
-from raffle.services.treasury import (  # noqa: F401
-    deposit_cover_draws,
-    prize_add_to_proceeds,
-    prize_log_contact_attempt,
-    prize_mark_unclaimed,
-    prize_payment_record,
-)
+from raffle.services.prize_board import prize_board_check, prizes_committed  # noqa: F401
 from raffle.services.rolls import roll_issue, roll_return  # noqa: F401
 from raffle.services.tickets import (  # noqa: F401
     SaleLine,
@@ -43,5 +36,12 @@ from raffle.services.tickets import (  # noqa: F401
     sale_void,
     ticket_sell,
     tickets_import,
+)
+from raffle.services.treasury import (  # noqa: F401
+    deposit_cover_draws,
+    prize_add_to_proceeds,
+    prize_log_contact_attempt,
+    prize_mark_unclaimed,
+    prize_payment_record,
 )
 from raffle.services.winner import draw_redraw_unclaimed, winner_claim  # noqa: F401

@@ -33,11 +33,16 @@ def deck_shuffle_and_commit(*, event: Event) -> list[str]:
     for envelope, card in zip(envelopes, cards, strict=True):
         envelope.card = card
         salt = secrets.token_hex(16)
-        rows.append(DeckCommitment(
-            envelope=envelope, salt=salt, created_at=now,
-            commitment=deck_commitment_hash(event_id=event.pk, envelope_number=envelope.number,
-                                            card=card, salt=salt),
-        ))
+        rows.append(
+            DeckCommitment(
+                envelope=envelope,
+                salt=salt,
+                created_at=now,
+                commitment=deck_commitment_hash(
+                    event_id=event.pk, envelope_number=envelope.number, card=card, salt=salt
+                ),
+            )
+        )
     Envelope.objects.bulk_update(envelopes, ["card"])
     DeckCommitment.objects.bulk_create(rows)
     return [row.commitment for row in rows]
@@ -72,8 +77,7 @@ class DeckReport:
 
     def __str__(self) -> str:
         if self.intact:
-            return (f"{self.event}: deck verified, {self.revealed} of {len(self.checks)} revealed "
-                    "commitments match")
+            return f"{self.event}: deck verified, {self.revealed} of {len(self.checks)} revealed commitments match"
         return f"{self.event}: deck verification FAILED: " + "; ".join(self.problems)
 
 
@@ -84,8 +88,9 @@ def deck_verify(*, event: Event) -> DeckReport:
     from core.models import AuditEntry
 
     report = DeckReport(event=event)
-    commitments = list(DeckCommitment.objects.filter(envelope__event=event)
-                       .select_related("envelope").order_by("envelope__number"))
+    commitments = list(
+        DeckCommitment.objects.filter(envelope__event=event).select_related("envelope").order_by("envelope__number")
+    )
     if event.deck_kind != "electronic":
         report.problems.append("this event uses a paper deck; there are no commitments to verify")
         return report
@@ -96,19 +101,24 @@ def deck_verify(*, event: Event) -> DeckReport:
         if not envelope.is_open:
             report.checks.append(EnvelopeCheck(envelope.number, row.commitment, opened=False))
             continue
-        recomputed = deck_commitment_hash(event_id=event.pk, envelope_number=envelope.number,
-                                          card=envelope.card, salt=row.salt)
+        recomputed = deck_commitment_hash(
+            event_id=event.pk, envelope_number=envelope.number, card=envelope.card, salt=row.salt
+        )
         ok = recomputed == row.commitment
-        report.checks.append(EnvelopeCheck(envelope.number, row.commitment, True, envelope.card,
-                                           row.salt, recomputed, ok))
+        report.checks.append(
+            EnvelopeCheck(envelope.number, row.commitment, True, envelope.card, row.salt, recomputed, ok)
+        )
         if not ok:
-            report.problems.append(f"envelope {envelope.number}: the revealed card does not match "
-                                   "its commitment")
+            report.problems.append(f"envelope {envelope.number}: the revealed card does not match its commitment")
     report.root = deck_root([row.commitment for row in commitments])
-    setup = (AuditEntry.objects.filter(action="raffle.event.setup", object_type="raffle.event",
-                                       object_id=str(event.pk)).order_by("id").first())
-    report.published_root = (setup.data.get("deck_root", "") if setup else "")
+    setup = (
+        AuditEntry.objects.filter(action="raffle.event.setup", object_type="raffle.event", object_id=str(event.pk))
+        .order_by("id")
+        .first()
+    )
+    report.published_root = setup.data.get("deck_root", "") if setup else ""
     if report.published_root != report.root:
-        report.problems.append("the list of commitments differs from the one recorded in the audit "
-                               "trail when the event was set up")
+        report.problems.append(
+            "the list of commitments differs from the one recorded in the audit trail when the event was set up"
+        )
     return report

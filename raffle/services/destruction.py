@@ -21,8 +21,9 @@ def _member(member_or_id, *, event: Event, role: str) -> BonaFideMember:
     pk = getattr(member_or_id, "pk", member_or_id)
     member = BonaFideMember.objects.filter(pk=pk).select_related("user").first()
     if member is None or member.organisation_id != event.licence.organisation_id or not member.is_active:
-        raise RaffleError(f"The person who {role} must be an active bona fide member of "
-                          f"{event.licence.organisation}.", rule="E3")
+        raise RaffleError(
+            f"The person who {role} must be an active bona fide member of {event.licence.organisation}.", rule="E3"
+        )
     return member
 
 
@@ -45,16 +46,23 @@ def _check_not_locked_out(member: BonaFideMember, *, role: str) -> None:
     lockout. The refusals are counted from the audit trail, where
     `log_signature_refusals` writes them."""
     limit, cooloff = settings.AXES_FAILURE_LIMIT, settings.AXES_COOLOFF_TIME
-    recent = list(AuditEntry.objects.filter(
-        action=SIGNATURE_REFUSED, at__gte=timezone.now() - cooloff, data__member_id=member.pk,
-    ).order_by("-at").values_list("at", flat=True)[:limit])
+    recent = list(
+        AuditEntry.objects.filter(
+            action=SIGNATURE_REFUSED,
+            at__gte=timezone.now() - cooloff,
+            data__member_id=member.pk,
+        )
+        .order_by("-at")
+        .values_list("at", flat=True)[:limit]
+    )
     if len(recent) == limit:
         # The lock ends when the oldest of these refusals leaves the cool-off window.
         until = timezone.localtime(recent[-1] + cooloff)
         raise RaffleError(
             f"{member.full_name}, who {role}, gave a wrong password too many times and cannot sign until "
             f"{until:%H:%M}. Another member can sign instead, or an administrator can check the audit trail.",
-            rule="E3")
+            rule="E3",
+        )
 
 
 def _authenticate_member(member: BonaFideMember, password: str, *, role: str):
@@ -70,7 +78,10 @@ def _authenticate_member(member: BonaFideMember, password: str, *, role: str):
     if not password or not user.is_active or not user.check_password(password):
         raise MemberPasswordRefused(
             f"The password given for {member.full_name}, who {role}, is not right. "
-            f"{member.full_name} must type their own password.", member=member, role=role)
+            f"{member.full_name} must type their own password.",
+            member=member,
+            role=role,
+        )
     return timezone.now()
 
 
@@ -86,16 +97,28 @@ def log_signature_refusals(service):
             return service(actor=actor, draw=draw, **kwargs)
         except MemberPasswordRefused as refused:
             with transaction.atomic():
-                audit_record(actor=actor, action=SIGNATURE_REFUSED, obj=draw,
-                             data={"member": refused.member.full_name, "member_id": refused.member.pk,
-                                   "role": refused.role})  # R:D7
+                audit_record(
+                    actor=actor,
+                    action=SIGNATURE_REFUSED,
+                    obj=draw,
+                    data={"member": refused.member.full_name, "member_id": refused.member.pk, "role": refused.role},
+                )  # R:D7
             raise
 
     return wrapped
 
 
-def log_card_destruction(*, actor, event: Event, draw: Draw, envelope: Envelope, destroyed_by,
-                         verified_by, destroyer_password: str, verifier_password: str) -> CardDestruction:
+def log_card_destruction(
+    *,
+    actor,
+    event: Event,
+    draw: Draw,
+    envelope: Envelope,
+    destroyed_by,
+    verified_by,
+    destroyer_password: str,
+    verifier_password: str,
+) -> CardDestruction:
     """R:E2 R:E3 log a non-ace card's destruction (paper) or deletion
     (electronic), verified by a second member in charge, each authenticated
     with their own password at the time. Runs inside the caller's transaction,
@@ -103,23 +126,44 @@ def log_card_destruction(*, actor, event: Event, draw: Draw, envelope: Envelope,
     destroyer = _member(destroyed_by, event=event, role="destroyed the card")
     verifier = _member(verified_by, event=event, role="verified the destruction")
     if destroyer.pk == verifier.pk or destroyer.user_id == verifier.user_id:  # R:E3
-        raise RaffleError("The destruction must be verified by a second person, not the one who "
-                          "destroyed the card.", rule="E3")
+        raise RaffleError(
+            "The destruction must be verified by a second person, not the one who destroyed the card.", rule="E3"
+        )
     if not verifier.is_in_charge:  # R:E3
-        raise RaffleError(f"{verifier.full_name} is not a member in charge of the lottery; the "
-                          "verifier must be.", rule="E3")
+        raise RaffleError(
+            f"{verifier.full_name} is not a member in charge of the lottery; the verifier must be.", rule="E3"
+        )
     destroyer_at = _authenticate_member(destroyer, destroyer_password, role="destroyed the card")
     verifier_at = _authenticate_member(verifier, verifier_password, role="verified the destruction")
     now = timezone.now()
     # R:E2 destroyed (paper) or deleted (electronic) at once.
     method = DestructionMethod.DESTROYED if event.deck_kind == DeckKind.PAPER else DestructionMethod.DELETED
     destruction = CardDestruction.objects.create(
-        draw=draw, envelope=envelope, card=envelope.card, method=method, destroyed_by=destroyer,
-        verified_by=verifier, destroyed_at=now, verified_at=now, recorded_by=actor,
-        destroyer_authenticated_at=destroyer_at, verifier_authenticated_at=verifier_at,
+        draw=draw,
+        envelope=envelope,
+        card=envelope.card,
+        method=method,
+        destroyed_by=destroyer,
+        verified_by=verifier,
+        destroyed_at=now,
+        verified_at=now,
+        recorded_by=actor,
+        destroyer_authenticated_at=destroyer_at,
+        verifier_authenticated_at=verifier_at,
     )
-    audit_record(actor=actor, action="raffle.card.destroy", obj=destruction, data={
-        "draw": draw.number, "envelope": envelope.number, "card": envelope.card, "method": method,
-        "destroyed_by": destroyer.full_name, "verified_by": verifier.full_name,
-        "destroyer_authenticated_at": destroyer_at, "verifier_authenticated_at": verifier_at})
+    audit_record(
+        actor=actor,
+        action="raffle.card.destroy",
+        obj=destruction,
+        data={
+            "draw": draw.number,
+            "envelope": envelope.number,
+            "card": envelope.card,
+            "method": method,
+            "destroyed_by": destroyer.full_name,
+            "verified_by": verifier.full_name,
+            "destroyer_authenticated_at": destroyer_at,
+            "verifier_authenticated_at": verifier_at,
+        },
+    )
     return destruction

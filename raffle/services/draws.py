@@ -13,13 +13,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from core.audit import audit_record
-from core.money import DRAW_PRIZE_PERCENT, JACKPOT_PERCENT, LICENSEE_PERCENT, split_sales, parse_amount
+from core.money import DRAW_PRIZE_PERCENT, JACKPOT_PERCENT, LICENSEE_PERCENT, parse_amount, split_sales
 from licensing.models import Licence, LicenceStatus
 from licensing.services import licence_conclude
 from raffle.cards import ACE_OF_SPADES, card_name, parse_card
 from raffle.errors import EventConcluded, RaffleError, TransitionNotAllowed
-from raffle.services.events import event_check_ready_to_sell
-from raffle.services.prize_board import prize_board_check
 from raffle.models import (
     DRAW_TRANSITIONS,
     ENVELOPE_COUNT,
@@ -36,6 +34,7 @@ from raffle.models import (
     deck_commitment_hash,
 )
 from raffle.services.destruction import log_card_destruction, log_signature_refusals
+from raffle.services.events import event_check_ready_to_sell
 from raffle.services.pool import (
     draws_by_rng,
     normalise_serial,
@@ -46,6 +45,7 @@ from raffle.services.pool import (
     record_selection,
     resolve_envelope,
 )
+from raffle.services.prize_board import prize_board_check
 
 # What staff call each step, for messages.
 STEP_NAMES = {
@@ -72,7 +72,9 @@ def _check_step(event: Event, draw: Draw, to_state: str, *, must_go_redraw: bool
     if event.status == EventStatus.CONCLUDED:  # R:P4
         raise EventConcluded(
             f"{event} is concluded: the Ace of Spades has been found, so nothing more can be "
-            "sold or drawn under this licence.", rule="P4")
+            "sold or drawn under this licence.",
+            rule="P4",
+        )
     # R:P7 the must-go move back is made only by the re-draw service (which logs
     # the card's destruction first), and the re-draw makes no other move.
     must_go_pending = draw.must_go and draw.state == DrawState.CARD_REVEALED and not draw.is_ace
@@ -81,32 +83,44 @@ def _check_step(event: Event, draw: Draw, to_state: str, *, must_go_redraw: bool
         if must_go_pending:
             raise TransitionNotAllowed(
                 f"Draw {draw.number} is the must-go final draw and the card is not the Ace of Spades: log "
-                "the card's destruction and draw another winning ticket.", rule="P7")
+                "the card's destruction and draw another winning ticket.",
+                rule="P7",
+            )
         raise TransitionNotAllowed(
             f"Cannot draw another winning ticket for draw {draw.number}: only a must-go final draw whose "
             f"card is not the ace does that (the draw is at “{draw.get_state_display().lower()}”).",
-            rule="P7")
+            rule="P7",
+        )
     if draw.can_transition_to(to_state):
         return
     current = draw.get_state_display().lower()
     if _ORDER.index(draw.state) >= _ORDER.index(to_state):
         raise TransitionNotAllowed(
             f"Cannot {STEP_NAMES[to_state]} for draw {draw.number}: that step is already done "
-            f"(the draw is at “{current}”).", rule="D8")
+            f"(the draw is at “{current}”).",
+            rule="D8",
+        )
     next_states = DRAW_TRANSITIONS[draw.state]
     next_step = STEP_NAMES[next(iter(next_states))] if next_states else "nothing"
     raise TransitionNotAllowed(
         f"Cannot {STEP_NAMES[to_state]} for draw {draw.number} yet: the draw is at “{current}”, "
-        f"so the next step is to {next_step}.", rule="D8")
+        f"so the next step is to {next_step}.",
+        rule="D8",
+    )
 
 
-def _advance(*, actor, draw: Draw, to_state: str, stamp: str, action: str, data: dict,
-             fields: tuple[str, ...] = ()) -> Draw:
+def _advance(
+    *, actor, draw: Draw, to_state: str, stamp: str, action: str, data: dict, fields: tuple[str, ...] = ()
+) -> Draw:
     draw.state = to_state
     setattr(draw, stamp, timezone.now())
     draw.save(update_fields=["state", stamp, *fields])
-    audit_record(actor=actor, action=action, obj=draw,
-                 data={"event": draw.event_id, "number": draw.number, "state": to_state, **data})
+    audit_record(
+        actor=actor,
+        action=action,
+        obj=draw,
+        data={"event": draw.event_id, "number": draw.number, "state": to_state, **data},
+    )
     return draw
 
 
@@ -122,10 +136,17 @@ def draw_open_sales(*, actor, draw: Draw, today: datetime.date | None = None) ->
     unfinished = event.draws.filter(number__lt=draw.number).exclude(state=DrawState.CLOSED).first()
     if unfinished:
         raise TransitionNotAllowed(
-            f"Draw {unfinished.number} is not finished yet; finish it before selling for draw "
-            f"{draw.number}.", rule="T11")
-    return _advance(actor=actor, draw=draw, to_state=DrawState.SELLING, stamp="sales_opened_at",
-                    action="raffle.draw.open_sales", data={})
+            f"Draw {unfinished.number} is not finished yet; finish it before selling for draw {draw.number}.",
+            rule="T11",
+        )
+    return _advance(
+        actor=actor,
+        draw=draw,
+        to_state=DrawState.SELLING,
+        stamp="sales_opened_at",
+        action="raffle.draw.open_sales",
+        data={},
+    )
 
 
 @transaction.atomic
@@ -159,9 +180,11 @@ def draw_close_sales(*, actor, draw: Draw, ticket_sales=None, container_count=No
         pool = pool_fix(draw=draw, container_count=container_count)
         total = pool.sales_total
         if counted is not None and counted != total:  # R:T11 sales are reconciled before the draw
-            raise RaffleError(f"The tickets sold for draw {draw.number} add up to ${total:,.2f}, but "
-                              f"${counted:,.2f} was counted. Find the difference before closing sales.",
-                              rule="T11")
+            raise RaffleError(
+                f"The tickets sold for draw {draw.number} add up to ${total:,.2f}, but "
+                f"${counted:,.2f} was counted. Find the difference before closing sales.",
+                rule="T11",
+            )
     split = split_sales(total, rounding=event.rounding)
     prize_board_check(event=event, extra_sales=split.sales)  # R:L3
     draw.ticket_sales = split.sales
@@ -176,15 +199,36 @@ def draw_close_sales(*, actor, draw: Draw, ticket_sales=None, container_count=No
     draw.jackpot_after = event.jackpot + split.jackpot_contribution
     event.jackpot = draw.jackpot_after
     event.save(update_fields=["jackpot"])
-    money = ("ticket_sales", "draw_prize", "jackpot_contribution", "licensee_share", "rounding",
-             "draw_prize_percent", "jackpot_percent", "licensee_percent", "jackpot_before", "jackpot_after")
-    pool_data = {} if draw.is_imported else {
-        "valid_tickets": draw.pool.valid_tickets, "void_tickets": draw.pool.void_tickets,
-        "first_serial": draw.pool.first_serial, "last_serial": draw.pool.last_serial,
-        "container_count": draw.pool.container_count}
+    money = (
+        "ticket_sales",
+        "draw_prize",
+        "jackpot_contribution",
+        "licensee_share",
+        "rounding",
+        "draw_prize_percent",
+        "jackpot_percent",
+        "licensee_percent",
+        "jackpot_before",
+        "jackpot_after",
+    )
+    pool_data = (
+        {}
+        if draw.is_imported
+        else {
+            "valid_tickets": draw.pool.valid_tickets,
+            "void_tickets": draw.pool.void_tickets,
+            "first_serial": draw.pool.first_serial,
+            "last_serial": draw.pool.last_serial,
+            "container_count": draw.pool.container_count,
+        }
+    )
     return _advance(
-        actor=actor, draw=draw, to_state=DrawState.SALES_CLOSED, stamp="sales_closed_at",
-        action="raffle.draw.close_sales", fields=money,
+        actor=actor,
+        draw=draw,
+        to_state=DrawState.SALES_CLOSED,
+        stamp="sales_closed_at",
+        action="raffle.draw.close_sales",
+        fields=money,
         data={**{name: getattr(draw, name) for name in money}, **pool_data},
     )
 
@@ -195,16 +239,19 @@ def draw_announce(*, actor, draw: Draw) -> Draw:
     event, draw = _lock(draw)
     _check_step(event, draw, DrawState.ANNOUNCED)
     return _advance(
-        actor=actor, draw=draw, to_state=DrawState.ANNOUNCED, stamp="announced_at",
+        actor=actor,
+        draw=draw,
+        to_state=DrawState.ANNOUNCED,
+        stamp="announced_at",
         action="raffle.draw.announce",
-        data={"ticket_sales": draw.ticket_sales, "draw_prize": draw.draw_prize,
-              "jackpot": draw.jackpot_after},
+        data={"ticket_sales": draw.ticket_sales, "draw_prize": draw.draw_prize, "jackpot": draw.jackpot_after},
     )
 
 
 @transaction.atomic
-def draw_record_winning_ticket(*, actor, draw: Draw, serial: str = "", serial_again: str | None = None,
-                               winner_name: str = "") -> Draw:
+def draw_record_winning_ticket(
+    *, actor, draw: Draw, serial: str = "", serial_again: str | None = None, winner_name: str = ""
+) -> Draw:
     """R:D2 one winning ticket is selected after sales close; its number is announced.
 
     Paper: the serial drawn from the container, typed twice, must be a sold,
@@ -228,13 +275,25 @@ def draw_record_winning_ticket(*, actor, draw: Draw, serial: str = "", serial_ag
         selection = record_selection(actor=actor, draw=draw, ticket=ticket, method=method, picks=picks)
         serial = ticket.serial
         winner_name = ticket.sale.purchaser_name or (winner_name or "").strip()[:150]
-        data = {"method": method, "seq": ticket.seq, "pool_size": selection.pool_size,
-                "pool_max_seq": selection.pool_max_seq, "rng_picks": picks, "attempt": selection.attempt}
+        data = {
+            "method": method,
+            "seq": ticket.seq,
+            "pool_size": selection.pool_size,
+            "pool_max_seq": selection.pool_max_seq,
+            "rng_picks": picks,
+            "attempt": selection.attempt,
+        }
     draw.winning_serial = serial
     draw.winner_name = winner_name
-    return _advance(actor=actor, draw=draw, to_state=DrawState.TICKET_DRAWN, stamp="ticket_drawn_at",
-                    action="raffle.draw.draw_ticket", fields=("winning_serial", "winner_name"),
-                    data={"serial": serial, "winner_name": draw.winner_name, **data})
+    return _advance(
+        actor=actor,
+        draw=draw,
+        to_state=DrawState.TICKET_DRAWN,
+        stamp="ticket_drawn_at",
+        action="raffle.draw.draw_ticket",
+        fields=("winning_serial", "winner_name"),
+        data={"serial": serial, "winner_name": draw.winner_name, **data},
+    )
 
 
 def _check_last_draw_must_go(event: Event, draw: Draw) -> None:
@@ -248,7 +307,9 @@ def _check_last_draw_must_go(event: Event, draw: Draw) -> None:
         raise RaffleError(
             f"Draw {draw.number} is the last draw before the licence expires on {expires_on:%Y-%m-%d}, so the "
             "Ace of Spades must be found in it. Make it the must-go final draw (the event's exit strategy page), "
-            "then draw the winning ticket.", rule="P7")
+            "then draw the winning ticket.",
+            rule="P7",
+        )
 
 
 def _parse_envelope_number(value) -> int:
@@ -275,17 +336,27 @@ def draw_choose_envelope(*, actor, draw: Draw, envelope_number=None) -> Draw:
         if taken:
             raise RaffleError(
                 f"Envelope {requested} was already opened ({card_name(taken.card)}); "
-                "choose an envelope that is still sealed.", rule="E1")
+                "choose an envelope that is still sealed.",
+                rule="E1",
+            )
     number, how = resolve_envelope(event=event, draw=draw, requested=requested)
     envelope = Envelope.objects.select_for_update().get(event=event, number=number)
     if envelope.is_open:
         raise RaffleError(
             f"Envelope {number} was already opened ({card_name(envelope.card)}); "
-            "choose an envelope that is still sealed.", rule="E1")
+            "choose an envelope that is still sealed.",
+            rule="E1",
+        )
     draw.envelope = envelope
-    return _advance(actor=actor, draw=draw, to_state=DrawState.ENVELOPE_CHOSEN,
-                    stamp="envelope_chosen_at", action="raffle.draw.choose_envelope",
-                    fields=("envelope",), data={"envelope": number, "how": how})
+    return _advance(
+        actor=actor,
+        draw=draw,
+        to_state=DrawState.ENVELOPE_CHOSEN,
+        stamp="envelope_chosen_at",
+        action="raffle.draw.choose_envelope",
+        fields=("envelope",),
+        data={"envelope": number, "how": how},
+    )
 
 
 @transaction.atomic
@@ -304,12 +375,17 @@ def draw_reveal_card(*, actor, draw: Draw, card: str) -> Draw:
         if duplicate:  # R:E1
             raise RaffleError(
                 f"The {card_name(code)} was already found in envelope {duplicate.number}; a deck "
-                "holds each card once. Check the card and type it again.", rule="E1")
+                "holds each card once. Check the card and type it again.",
+                rule="E1",
+            )
         envelope.card = code
     elif envelope.card != code:
         # Never name the sealed card in a refusal: that would open the envelope without a draw (E4).
-        raise RaffleError(f"That is not the card the electronic deck holds in envelope {envelope.number}. "
-                          "Leave the card empty: the system opens an electronic envelope itself.", rule="E4")
+        raise RaffleError(
+            f"That is not the card the electronic deck holds in envelope {envelope.number}. "
+            "Leave the card empty: the system opens an electronic envelope itself.",
+            rule="E4",
+        )
     published = {}
     if event.deck_kind == DeckKind.ELECTRONIC:
         published = _check_commitment(event=event, envelope=envelope)
@@ -321,10 +397,14 @@ def draw_reveal_card(*, actor, draw: Draw, card: str) -> Draw:
     except IntegrityError:
         raise RaffleError(f"The {card_name(code)} is already recorded in this deck.", rule="E1") from None
     draw.envelope = envelope
-    return _advance(actor=actor, draw=draw, to_state=DrawState.CARD_REVEALED, stamp="card_revealed_at",
-                    action="raffle.draw.reveal_card",
-                    data={"envelope": envelope.number, "card": code, "ace": code == ACE_OF_SPADES,
-                          **published})
+    return _advance(
+        actor=actor,
+        draw=draw,
+        to_state=DrawState.CARD_REVEALED,
+        stamp="card_revealed_at",
+        action="raffle.draw.reveal_card",
+        data={"envelope": envelope.number, "card": code, "ace": code == ACE_OF_SPADES, **published},
+    )
 
 
 def _check_commitment(*, event: Event, envelope: Envelope) -> dict:
@@ -332,18 +412,22 @@ def _check_commitment(*, event: Event, envelope: Envelope) -> dict:
     one committed to at set-up; the salt is published with the reveal."""
     commitment = DeckCommitment.objects.filter(envelope=envelope).first()
     if commitment is None or commitment.commitment != deck_commitment_hash(
-            event_id=event.pk, envelope_number=envelope.number, card=envelope.card, salt=commitment.salt):
+        event_id=event.pk, envelope_number=envelope.number, card=envelope.card, salt=commitment.salt
+    ):
         raise RaffleError(
             f"Envelope {envelope.number}'s card does not match the commitment published before the "
             "first sale: the electronic deck may have been altered. Do not continue the draw; notify "
-            "the Registrar and the auditor.", rule="E4")
+            "the Registrar and the auditor.",
+            rule="E4",
+        )
     return {"salt": commitment.salt, "commitment": commitment.commitment}
 
 
 @log_signature_refusals
 @transaction.atomic
-def draw_roll_over(*, actor, draw: Draw, destroyed_by, verified_by, destroyer_password: str,
-                   verifier_password: str) -> Draw:
+def draw_roll_over(
+    *, actor, draw: Draw, destroyed_by, verified_by, destroyer_password: str, verifier_password: str
+) -> Draw:
     """Not the ace: log the card's destruction (paper) or deletion (electronic),
     verified by a second member in charge (E2, E3), each with their own
     password; close the draw; the jackpot rolls over into the next draw, which
@@ -353,13 +437,26 @@ def draw_roll_over(*, actor, draw: Draw, destroyed_by, verified_by, destroyer_pa
     envelope = draw.envelope
     if envelope.card == ACE_OF_SPADES:
         raise RaffleError("This card is the Ace of Spades: award the jackpot instead.", rule="P4")
-    log_card_destruction(actor=actor, event=event, draw=draw, envelope=envelope,
-                         destroyed_by=destroyed_by, verified_by=verified_by,
-                         destroyer_password=destroyer_password, verifier_password=verifier_password)
+    log_card_destruction(
+        actor=actor,
+        event=event,
+        draw=draw,
+        envelope=envelope,
+        destroyed_by=destroyed_by,
+        verified_by=verified_by,
+        destroyer_password=destroyer_password,
+        verifier_password=verifier_password,
+    )
     draw.outcome = DrawOutcome.ROLLOVER
-    _advance(actor=actor, draw=draw, to_state=DrawState.CLOSED, stamp="closed_at",
-             action="raffle.draw.roll_over", fields=("outcome",),
-             data={"jackpot_carried": event.jackpot})
+    _advance(
+        actor=actor,
+        draw=draw,
+        to_state=DrawState.CLOSED,
+        stamp="closed_at",
+        action="raffle.draw.roll_over",
+        fields=("outcome",),
+        data={"jackpot_carried": event.jackpot},
+    )
     pool_empty(draw=draw)
     _schedule_next_draw(event=event, after=draw)
     return draw
@@ -371,7 +468,8 @@ def _schedule_next_draw(*, event: Event, after: Draw) -> Draw | None:
     # Days are added to the local time (a zoneinfo datetime adds wall-clock
     # time), so the next draw keeps the hall's hour across daylight saving.
     return Draw.objects.create(
-        event=event, number=after.number + 1,
+        event=event,
+        number=after.number + 1,
         scheduled_at=timezone.localtime(after.scheduled_at) + datetime.timedelta(days=event.draw_interval_days),
     )
 
@@ -383,23 +481,38 @@ def draw_award_jackpot(*, actor, draw: Draw) -> Draw:
     event, draw = _lock(draw)
     _check_step(event, draw, DrawState.CLOSED)
     if draw.envelope.card != ACE_OF_SPADES:
-        raise RaffleError(f"The card is the {card_name(draw.envelope.card)}, not the Ace of Spades: "
-                          "log its destruction and roll the jackpot over.")
+        raise RaffleError(
+            f"The card is the {card_name(draw.envelope.card)}, not the Ace of Spades: "
+            "log its destruction and roll the jackpot over."
+        )
     licence = Licence.objects.select_for_update().get(pk=event.licence_id)
     draw.jackpot_awarded = draw.jackpot_after
     draw.outcome = DrawOutcome.JACKPOT_WON
-    _advance(actor=actor, draw=draw, to_state=DrawState.CLOSED, stamp="closed_at",
-             action="raffle.draw.award_jackpot", fields=("jackpot_awarded", "outcome"),
-             data={"draw_prize": draw.draw_prize, "jackpot_awarded": draw.jackpot_awarded,
-                   "winning_serial": draw.winning_serial})
+    _advance(
+        actor=actor,
+        draw=draw,
+        to_state=DrawState.CLOSED,
+        stamp="closed_at",
+        action="raffle.draw.award_jackpot",
+        fields=("jackpot_awarded", "outcome"),
+        data={
+            "draw_prize": draw.draw_prize,
+            "jackpot_awarded": draw.jackpot_awarded,
+            "winning_serial": draw.winning_serial,
+        },
+    )
     pool_empty(draw=draw)
     # R:P4 the event and the licence end; nothing more is sold or drawn.
     event.jackpot = 0
     event.status = EventStatus.CONCLUDED
     event.concluded_at = timezone.now()
     event.save(update_fields=["jackpot", "status", "concluded_at"])
-    audit_record(actor=actor, action="raffle.event.conclude", obj=event,
-                 data={"draw": draw.number, "jackpot_awarded": draw.jackpot_awarded})
+    audit_record(
+        actor=actor,
+        action="raffle.event.conclude",
+        obj=event,
+        data={"draw": draw.number, "jackpot_awarded": draw.jackpot_awarded},
+    )
     licence_conclude(actor=actor, licence=licence, reason=f"Ace of Spades found in draw {draw.number}")
     if draw.must_go:
         # Imported here: the must-go services build on this module's helpers.

@@ -10,7 +10,6 @@ from core.audit import audit_record
 from core.money import Rounding, parse_amount
 from licensing.models import Licence, LicenceStatus, SalesChannel
 from raffle.errors import RaffleError
-from raffle.services.deck import deck_root, deck_shuffle_and_commit
 from raffle.models import (
     ENVELOPE_COUNT,
     DeckKind,
@@ -22,6 +21,7 @@ from raffle.models import (
     PriceTier,
     RevenueModel,
 )
+from raffle.services.deck import deck_root, deck_shuffle_and_commit
 
 # R:P6 the largest seed jackpot that needs no standby letter of credit.
 SEED_WITHOUT_LETTER_OF_CREDIT = Decimal("10000.00")
@@ -69,8 +69,10 @@ def event_setup(
     """Create the event of a licence with its 52 envelopes and its first draw."""
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     if licence.status != LicenceStatus.ACTIVE:
-        raise RaffleError(f"Licence {licence.number} is {licence.get_status_display().lower()}; "
-                          "a new event needs a new licence.", rule="P4")
+        raise RaffleError(
+            f"Licence {licence.number} is {licence.get_status_display().lower()}; a new event needs a new licence.",
+            rule="P4",
+        )
     if Event.objects.filter(licence=licence).exists():
         raise RaffleError(f"Licence {licence.number} already has its event; one licence runs one event.")
     if deck_kind not in DeckKind.values:
@@ -91,7 +93,8 @@ def event_setup(
         raise RaffleError(
             f"A seed jackpot of ${seed:,.2f} is over $10,000: record the irrevocable standby letter "
             "of credit that guarantees it (its issuer and reference) before setting up the event.",
-            rule="P6")
+            rule="P6",
+        )
     _check_revenue_model(licence=licence, revenue_model=revenue_model, draw_place=draw_place)
     if must_go_payout is None:
         # A bingo event's exit strategy is chosen on purpose (T12); others start from the usual one.
@@ -120,9 +123,7 @@ def event_setup(
     event.save()
     PriceTier.objects.bulk_create([PriceTier(event=event, quantity=q, price=p) for q, p in tiers])
     # R:E1 52 envelopes numbered 1 to 52.
-    Envelope.objects.bulk_create(
-        [Envelope(event=event, number=n) for n in range(1, ENVELOPE_COUNT + 1)]
-    )
+    Envelope.objects.bulk_create([Envelope(event=event, number=n) for n in range(1, ENVELOPE_COUNT + 1)])
     deck = {}
     if deck_kind == DeckKind.ELECTRONIC:  # R:E4 shuffled and committed before the first sale
         commitments = deck_shuffle_and_commit(event=event)
@@ -156,10 +157,15 @@ def _check_revenue_model(*, licence: Licence, revenue_model: str, draw_place: st
     if licence.sales_channel != SalesChannel.PAPER_STUB:  # R:T12
         raise RaffleError(
             f"A bingo revenue model event sells stub tickets only; licence {licence.number} is for "
-            f"{licence.get_sales_channel_display().lower()}.", rule="T12")
+            f"{licence.get_sales_channel_display().lower()}.",
+            rule="T12",
+        )
     if not (draw_place or "").strip():  # R:T12
-        raise RaffleError("Name the bingo hall: a bingo revenue model event sells its tickets and holds "
-                          "its draws inside the hall only.", rule="T12")
+        raise RaffleError(
+            "Name the bingo hall: a bingo revenue model event sells its tickets and holds "
+            "its draws inside the hall only.",
+            rule="T12",
+        )
 
 
 def _check_must_go_payout(value: str) -> None:
@@ -180,8 +186,15 @@ def rules_frozen(event: Event) -> bool:
     return event.draws.filter(sales_opened_at__isnull=False).exists()
 
 
-RULES_FIELDS = ("rounding", "envelope_taken_procedure", "claim_period_days", "draw_interval_days",
-                "draw_place", "must_go_payout", "unclaimed_prize_policy")
+RULES_FIELDS = (
+    "rounding",
+    "envelope_taken_procedure",
+    "claim_period_days",
+    "draw_interval_days",
+    "draw_place",
+    "must_go_payout",
+    "unclaimed_prize_policy",
+)
 
 
 @transaction.atomic
@@ -196,11 +209,15 @@ def event_update_rules(*, actor, event: Event, price_tiers=None, **changes) -> E
     if rules_frozen(event):  # R:R4
         raise RaffleError(
             f"Tickets are on sale for {event} already, so its Rules of Play can no longer change: "
-            "players bought their tickets under the rules as published.", rule="R4")
+            "players bought their tickets under the rules as published.",
+            rule="R4",
+        )
     if "rounding" in changes:
         Rounding.quantum(changes["rounding"])
-    if "envelope_taken_procedure" in changes and \
-            changes["envelope_taken_procedure"] not in EnvelopeTakenProcedure.values:
+    if (
+        "envelope_taken_procedure" in changes
+        and changes["envelope_taken_procedure"] not in EnvelopeTakenProcedure.values
+    ):
         raise RaffleError("Choose what happens when the picked envelope is already open.")
     if "draw_interval_days" in changes and int(changes["draw_interval_days"]) < 1:
         raise RaffleError("Draws must be at least one day apart.")
@@ -213,8 +230,9 @@ def event_update_rules(*, actor, event: Event, price_tiers=None, **changes) -> E
     if "draw_place" in changes:
         changes["draw_place"] = (changes["draw_place"] or "").strip()
         if event.is_bingo:
-            _check_revenue_model(licence=event.licence, revenue_model=event.revenue_model,
-                                 draw_place=changes["draw_place"])
+            _check_revenue_model(
+                licence=event.licence, revenue_model=event.revenue_model, draw_place=changes["draw_place"]
+            )
     for name, value in changes.items():
         setattr(event, name, value)
     event.full_clean()
@@ -238,14 +256,16 @@ def event_submit_rules(*, actor, event: Event, submitted_on: datetime.date) -> E
     """Record that the Rules of Play went to the regulator for review (T12)."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     if not event.must_go_payout:  # R:T12
-        raise RaffleError("The Rules of Play must contain an exit strategy: choose how the holders of a "
-                          "must-go final draw are paid before submitting them.", rule="T12")
+        raise RaffleError(
+            "The Rules of Play must contain an exit strategy: choose how the holders of a "
+            "must-go final draw are paid before submitting them.",
+            rule="T12",
+        )
     if submitted_on > timezone.localdate():
         raise RaffleError("The submission cannot be dated in the future.")
     event.rules_submitted_on = submitted_on
     event.save(update_fields=["rules_submitted_on"])
-    audit_record(actor=actor, action="raffle.event.submit_rules", obj=event,
-                 data={"submitted_on": submitted_on})
+    audit_record(actor=actor, action="raffle.event.submit_rules", obj=event, data={"submitted_on": submitted_on})
     return event
 
 
@@ -255,8 +275,13 @@ def event_check_ready_to_sell(event: Event) -> None:
     if not event.is_bingo:
         return
     if not event.must_go_payout:
-        raise RaffleError("This bingo revenue model event has no exit strategy in its Rules of Play; "
-                          "choose how a must-go final draw is paid before selling.", rule="T12")
+        raise RaffleError(
+            "This bingo revenue model event has no exit strategy in its Rules of Play; "
+            "choose how a must-go final draw is paid before selling.",
+            rule="T12",
+        )
     if event.rules_submitted_on is None:
-        raise RaffleError("Submit this bingo revenue model event's Rules of Play for review, and record "
-                          "the day, before selling.", rule="T12")
+        raise RaffleError(
+            "Submit this bingo revenue model event's Rules of Play for review, and record the day, before selling.",
+            rule="T12",
+        )

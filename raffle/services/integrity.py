@@ -39,8 +39,10 @@ def _parse_duration(value) -> datetime.timedelta:
     except ValueError:
         numbers = []
     if not numbers or len(numbers) > 3 or any(n < 0 for n in numbers):
-        raise RaffleError(f"Give the recording's length as minutes:seconds or hours:minutes:seconds, "
-                          f"for example 42:30; {text!r} is not one.")
+        raise RaffleError(
+            f"Give the recording's length as minutes:seconds or hours:minutes:seconds, "
+            f"for example 42:30; {text!r} is not one."
+        )
     seconds = 0
     for number in numbers:
         seconds = seconds * 60 + number
@@ -48,10 +50,21 @@ def _parse_duration(value) -> datetime.timedelta:
 
 
 @transaction.atomic
-def video_register(*, actor, draw: Draw, resolution_lines, duration, held_by: str,
-                   location: str = "", file=None, keep_until: datetime.date | None = None,
-                   shows_ticket_selection: bool = False, shows_envelope_selection: bool = False,
-                   shows_card_reveal: bool = False, shows_card_destruction: bool = False) -> DrawVideo:
+def video_register(
+    *,
+    actor,
+    draw: Draw,
+    resolution_lines,
+    duration,
+    held_by: str,
+    location: str = "",
+    file=None,
+    keep_until: datetime.date | None = None,
+    shows_ticket_selection: bool = False,
+    shows_envelope_selection: bool = False,
+    shows_card_reveal: bool = False,
+    shows_card_destruction: bool = False,
+) -> DrawVideo:
     """Register the recording of a paper draw (D4)."""
     Event.objects.select_for_update().get(pk=draw.event_id)
     draw = Draw.objects.select_for_update().select_related("event").get(pk=draw.pk)
@@ -62,11 +75,15 @@ def video_register(*, actor, draw: Draw, resolution_lines, duration, held_by: st
     try:
         lines = int(str(resolution_lines).lower().removesuffix("p").strip())
     except ValueError:
-        raise RaffleError(f"Give the resolution as the number of lines, e.g. 720 or 1080; "
-                          f"{resolution_lines!r} is not one.") from None
+        raise RaffleError(
+            f"Give the resolution as the number of lines, e.g. 720 or 1080; {resolution_lines!r} is not one."
+        ) from None
     if lines < MIN_RESOLUTION_LINES:  # R:D4
-        raise RaffleError(f"A draw must be filmed in at least 720p; {lines}p is too low. Keep the "
-                          "recording, but notify the Registrar of the issue.", rule="D4")
+        raise RaffleError(
+            f"A draw must be filmed in at least 720p; {lines}p is too low. Keep the "
+            "recording, but notify the Registrar of the issue.",
+            rule="D4",
+        )
     length = _parse_duration(duration)
     if length <= datetime.timedelta(0):
         raise RaffleError("The recording's length must be more than zero.")
@@ -80,31 +97,58 @@ def video_register(*, actor, draw: Draw, resolution_lines, duration, held_by: st
     earliest = draw_date + datetime.timedelta(days=MIN_RETENTION_DAYS)
     keep_until = keep_until or earliest
     if keep_until < earliest:  # R:D4
-        raise RaffleError(f"The recording must be kept at least 30 days after the draw, so until "
-                          f"{earliest:%Y-%m-%d} or later.", rule="D4")
+        raise RaffleError(
+            f"The recording must be kept at least 30 days after the draw, so until {earliest:%Y-%m-%d} or later.",
+            rule="D4",
+        )
     video = DrawVideo(
-        draw=draw, location=location[:300], resolution_lines=lines, duration=length,
+        draw=draw,
+        location=location[:300],
+        resolution_lines=lines,
+        duration=length,
         shows_ticket_selection=bool(shows_ticket_selection),
         shows_envelope_selection=bool(shows_envelope_selection),
-        shows_card_reveal=bool(shows_card_reveal), shows_card_destruction=bool(shows_card_destruction),
-        keep_until=keep_until, held_by=held_by[:150], draw_date=draw_date, recorded_by=actor,
+        shows_card_reveal=bool(shows_card_reveal),
+        shows_card_destruction=bool(shows_card_destruction),
+        keep_until=keep_until,
+        held_by=held_by[:150],
+        draw_date=draw_date,
+        recorded_by=actor,
         recorded_at=timezone.now(),
     )
     if file:
         video.file.save(file.name, file, save=False)
     video.full_clean()
     video.save()
-    audit_record(actor=actor, action="raffle.video.register", obj=video, data={
-        "draw": draw.number, "reference": video.reference, "resolution_lines": lines,
-        "duration_seconds": int(length.total_seconds()), "keep_until": keep_until, "held_by": video.held_by,
-        "shots": {name: getattr(video, name) for name in REQUIRED_SHOTS}})
+    audit_record(
+        actor=actor,
+        action="raffle.video.register",
+        obj=video,
+        data={
+            "draw": draw.number,
+            "reference": video.reference,
+            "resolution_lines": lines,
+            "duration_seconds": int(length.total_seconds()),
+            "keep_until": keep_until,
+            "held_by": video.held_by,
+            "shots": {name: getattr(video, name) for name in REQUIRED_SHOTS},
+        },
+    )
     return video
 
 
 @transaction.atomic
-def registrar_notification_record(*, actor, event: Event, occurred_on: datetime.date, kind: str,
-                                  description: str, method: str, notified_at: datetime.datetime,
-                                  reference: str = "") -> RegistrarNotification:
+def registrar_notification_record(
+    *,
+    actor,
+    event: Event,
+    occurred_on: datetime.date,
+    kind: str,
+    description: str,
+    method: str,
+    notified_at: datetime.datetime,
+    reference: str = "",
+) -> RegistrarNotification:
     """Add an issue notified to the Registrar to the register (D6)."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     if kind not in IssueKind.values:
@@ -123,11 +167,27 @@ def registrar_notification_record(*, actor, event: Event, occurred_on: datetime.
     if notified_at > timezone.now() + datetime.timedelta(minutes=5):
         raise RaffleError("The notification time is in the future; record it once the Registrar is notified.")
     entry = RegistrarNotification.objects.create(
-        event=event, occurred_on=occurred_on, kind=kind, description=description, method=method,
-        notified_at=notified_at, reference=(reference or "").strip()[:100], recorded_by=actor,
+        event=event,
+        occurred_on=occurred_on,
+        kind=kind,
+        description=description,
+        method=method,
+        notified_at=notified_at,
+        reference=(reference or "").strip()[:100],
+        recorded_by=actor,
         recorded_at=timezone.now(),
     )
-    audit_record(actor=actor, action="raffle.registrar.notify", obj=entry, data={
-        "occurred_on": occurred_on, "kind": kind, "description": description, "method": method,
-        "notified_at": notified_at, "reference": entry.reference})  # R:D6
+    audit_record(
+        actor=actor,
+        action="raffle.registrar.notify",
+        obj=entry,
+        data={
+            "occurred_on": occurred_on,
+            "kind": kind,
+            "description": description,
+            "method": method,
+            "notified_at": notified_at,
+            "reference": entry.reference,
+        },
+    )  # R:D6
     return entry

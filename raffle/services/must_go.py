@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from core.audit import audit_record
 from core.money import ZERO, share_equally
-from raffle.errors import RaffleError
 from raffle.cards import card_name
+from raffle.errors import RaffleError
 from raffle.models import (
     MUST_GO_SETTABLE,
     DrawState,
@@ -38,16 +38,23 @@ def draw_set_must_go(*, actor, draw, reason: str):
     if event.is_concluded:
         raise RaffleError(f"{event} is concluded; there is no draw left to run.", rule="P4")
     if reason not in MustGoReason.values:
-        raise RaffleError("Say why this is the final draw: the last scheduled draw, the licence's expiry "
-                          "or the prize board.")
+        raise RaffleError(
+            "Say why this is the final draw: the last scheduled draw, the licence's expiry or the prize board."
+        )
     if draw.must_go:
         raise RaffleError(f"Draw {draw.number} is already the must-go final draw.")
     if draw.state not in MUST_GO_SETTABLE:
-        raise RaffleError(f"Draw {draw.number}'s winning ticket is already drawn; a draw becomes the must-go "
-                          "final draw before its ticket is drawn.", rule="P7")
+        raise RaffleError(
+            f"Draw {draw.number}'s winning ticket is already drawn; a draw becomes the must-go "
+            "final draw before its ticket is drawn.",
+            rule="P7",
+        )
     if not event.must_go_payout:  # R:P7 the Rules of Play must say how holders are paid.
-        raise RaffleError("The Rules of Play do not state the exit strategy (how the holders of the final "
-                          "draw are paid); a must-go draw cannot run without it.", rule="P7")
+        raise RaffleError(
+            "The Rules of Play do not state the exit strategy (how the holders of the final "
+            "draw are paid); a must-go draw cannot run without it.",
+            rule="P7",
+        )
     if event.draws.filter(number__gt=draw.number).exclude(state=DrawState.SCHEDULED).exists():
         raise RaffleError(f"A later draw than draw {draw.number} has already started.")
     draw.must_go = True
@@ -55,24 +62,42 @@ def draw_set_must_go(*, actor, draw, reason: str):
     draw.save(update_fields=["must_go", "must_go_reason"])
     # The must-go draw is the last: drop the later draws scheduled but never started.
     event.draws.filter(number__gt=draw.number, state=DrawState.SCHEDULED).delete()
-    audit_record(actor=actor, action="raffle.draw.set_must_go", obj=draw,
-                 data={"event": event.pk, "number": draw.number, "reason": reason,
-                       "payout": event.must_go_payout})
+    audit_record(
+        actor=actor,
+        action="raffle.draw.set_must_go",
+        obj=draw,
+        data={"event": event.pk, "number": draw.number, "reason": reason, "payout": event.must_go_payout},
+    )
     return draw
 
 
 def _record_ticket(*, draw, sequence: int) -> MustGoTicket:
     envelope = draw.envelope
     return MustGoTicket.objects.create(
-        draw=draw, sequence=sequence, winning_serial=draw.winning_serial, winner_name=draw.winner_name,
-        envelope=envelope, card=envelope.card, recorded_at=timezone.now())
+        draw=draw,
+        sequence=sequence,
+        winning_serial=draw.winning_serial,
+        winner_name=draw.winner_name,
+        envelope=envelope,
+        card=envelope.card,
+        recorded_at=timezone.now(),
+    )
 
 
 @log_signature_refusals
 @transaction.atomic
-def draw_must_go_redraw(*, actor, draw, destroyed_by, verified_by, destroyer_password: str,
-                        verifier_password: str, serial: str = "", serial_again: str | None = None,
-                        winner_name: str = ""):
+def draw_must_go_redraw(
+    *,
+    actor,
+    draw,
+    destroyed_by,
+    verified_by,
+    destroyer_password: str,
+    verifier_password: str,
+    serial: str = "",
+    serial_again: str | None = None,
+    winner_name: str = "",
+):
     """R:P7 the card is not the ace: log its destruction (E3), keep the
     ticket and its envelope in the draw's record, and draw the next winning
     ticket exactly as the winning-ticket step does: a valid ticket sold for
@@ -82,8 +107,7 @@ def draw_must_go_redraw(*, actor, draw, destroyed_by, verified_by, destroyer_pas
     the one that ticket picked, or the event's procedure when it is open (T9)."""
     event, draw = _lock(draw)
     if draw.must_go and draw.state == DrawState.CARD_REVEALED and draw.is_ace:
-        raise RaffleError("This card is the Ace of Spades: award the jackpot; the must-go draw is over.",
-                          rule="P7")
+        raise RaffleError("This card is the Ace of Spades: award the jackpot; the must-go draw is over.", rule="P7")
     _check_step(event, draw, DrawState.TICKET_DRAWN, must_go_redraw=True)
     previous = current_selection(draw)
     drawn = set(draw.winner_selections.values_list("ticket_id", flat=True))
@@ -92,20 +116,31 @@ def draw_must_go_redraw(*, actor, draw, destroyed_by, verified_by, destroyer_pas
         ticket, picks = paper_ticket(draw=draw, serial=serial, serial_again=serial_again), []
         method = SelectionMethod.CONTAINER
         if ticket.pk in drawn:
-            raise RaffleError(f"Ticket {ticket.serial} was already drawn in this draw; a drawn ticket stays "
-                              "out of the drum. Draw another ticket.", rule="P7")
+            raise RaffleError(
+                f"Ticket {ticket.serial} was already drawn in this draw; a drawn ticket stays "
+                "out of the drum. Draw another ticket.",
+                rule="P7",
+            )
     envelope = Envelope.objects.select_for_update().get(pk=draw.envelope_id)
-    log_card_destruction(actor=actor, event=event, draw=draw, envelope=envelope,
-                         destroyed_by=destroyed_by, verified_by=verified_by,
-                         destroyer_password=destroyer_password, verifier_password=verifier_password)
+    log_card_destruction(
+        actor=actor,
+        event=event,
+        draw=draw,
+        envelope=envelope,
+        destroyed_by=destroyed_by,
+        verified_by=verified_by,
+        destroyer_password=destroyer_password,
+        verifier_password=verifier_password,
+    )
     if by_rng:  # R:D5 the RNG draws only once the card's destruction is signed
         ticket, picks = pick_rng(draw=draw, exclude=drawn)
         method = SelectionMethod.RNG
     earlier = _record_ticket(draw=draw, sequence=draw.must_go_tickets.count() + 1)
     if previous is not None:
         previous.superseded_at = timezone.now()
-        previous.superseded_reason = (f"must-go re-draw: envelope {envelope.number} held the "
-                                      f"{card_name(envelope.card)}, not the Ace of Spades")[:200]
+        previous.superseded_reason = (
+            f"must-go re-draw: envelope {envelope.number} held the {card_name(envelope.card)}, not the Ace of Spades"
+        )[:200]
         previous.save(update_fields=["superseded_at", "superseded_reason"])
     selection = record_selection(actor=actor, draw=draw, ticket=ticket, method=method, picks=picks)
     draw.winning_serial = ticket.serial
@@ -113,19 +148,31 @@ def draw_must_go_redraw(*, actor, draw, destroyed_by, verified_by, destroyer_pas
     draw.envelope = None
     draw.envelope_chosen_at = None
     draw.card_revealed_at = None
-    return _advance(actor=actor, draw=draw, to_state=DrawState.TICKET_DRAWN, stamp="ticket_drawn_at",
-                    action="raffle.draw.must_go_redraw",
-                    fields=("winning_serial", "winner_name", "envelope", "envelope_chosen_at",
-                            "card_revealed_at"),
-                    data={"previous_serial": earlier.winning_serial, "previous_envelope": envelope.number,
-                          "previous_card": envelope.card, "redraw": earlier.sequence, "serial": ticket.serial,
-                          "winner_name": draw.winner_name, "method": method, "seq": ticket.seq,
-                          "pool_size": selection.pool_size, "pool_max_seq": selection.pool_max_seq,
-                          "rng_picks": picks, "attempt": selection.attempt})
+    return _advance(
+        actor=actor,
+        draw=draw,
+        to_state=DrawState.TICKET_DRAWN,
+        stamp="ticket_drawn_at",
+        action="raffle.draw.must_go_redraw",
+        fields=("winning_serial", "winner_name", "envelope", "envelope_chosen_at", "card_revealed_at"),
+        data={
+            "previous_serial": earlier.winning_serial,
+            "previous_envelope": envelope.number,
+            "previous_card": envelope.card,
+            "redraw": earlier.sequence,
+            "serial": ticket.serial,
+            "winner_name": draw.winner_name,
+            "method": method,
+            "seq": ticket.seq,
+            "pool_size": selection.pool_size,
+            "pool_max_seq": selection.pool_max_seq,
+            "rng_picks": picks,
+            "attempt": selection.attempt,
+        },
+    )
 
 
-def must_go_payouts(*, rule: str, draw_prize: Decimal, jackpot: Decimal,
-                    holders: int) -> list[tuple[Decimal, Decimal]]:
+def must_go_payouts(*, rule: str, draw_prize: Decimal, jackpot: Decimal, holders: int) -> list[tuple[Decimal, Decimal]]:
     """R:P7 R:P2 what each holder of the must-go draw gets, in the order
     their tickets were drawn (the last one found the ace): a list of
     (draw prize share, jackpot share) that adds up to the draw prize and the
@@ -151,15 +198,29 @@ def must_go_settle(*, actor, event, draw) -> list[MustGoTicket]:
         raise RaffleError("Only a finished must-go draw is settled.")
     _record_ticket(draw=draw, sequence=draw.must_go_tickets.count() + 1)
     tickets = list(draw.must_go_tickets.order_by("sequence"))
-    payouts = must_go_payouts(rule=event.must_go_payout, draw_prize=draw.draw_prize,
-                              jackpot=draw.jackpot_awarded, holders=len(tickets))
-    for ticket, (prize_share, jackpot_share) in zip(tickets, payouts):
+    payouts = must_go_payouts(
+        rule=event.must_go_payout, draw_prize=draw.draw_prize, jackpot=draw.jackpot_awarded, holders=len(tickets)
+    )
+    for ticket, (prize_share, jackpot_share) in zip(tickets, payouts, strict=True):
         ticket.draw_prize_share = prize_share
         ticket.jackpot_share = jackpot_share
         ticket.save(update_fields=["draw_prize_share", "jackpot_share"])
-    audit_record(actor=actor, action="raffle.draw.must_go_settle", obj=draw, data={
-        "rule": event.must_go_payout,
-        "payouts": [{"sequence": t.sequence, "serial": t.winning_serial, "card": t.card,
-                     "draw_prize_share": t.draw_prize_share, "jackpot_share": t.jackpot_share}
-                    for t in tickets]})
+    audit_record(
+        actor=actor,
+        action="raffle.draw.must_go_settle",
+        obj=draw,
+        data={
+            "rule": event.must_go_payout,
+            "payouts": [
+                {
+                    "sequence": t.sequence,
+                    "serial": t.winning_serial,
+                    "card": t.card,
+                    "draw_prize_share": t.draw_prize_share,
+                    "jackpot_share": t.jackpot_share,
+                }
+                for t in tickets
+            ],
+        },
+    )
     return tickets

@@ -36,9 +36,16 @@ def pending_amendment(draw: Draw) -> LicenceAmendment | None:
     """R:L5 an approved amendment of the licence's channel that does not yet
     apply to this draw: it takes effect for draws on or after its effective day."""
     licence = draw.event.licence
-    return LicenceAmendment.objects.filter(
-        licence=licence, status=AmendmentStatus.APPROVED, to_channel=licence.sales_channel,
-        effective_on__gt=timezone.localdate(draw.scheduled_at)).order_by("effective_on").first()
+    return (
+        LicenceAmendment.objects.filter(
+            licence=licence,
+            status=AmendmentStatus.APPROVED,
+            to_channel=licence.sales_channel,
+            effective_on__gt=timezone.localdate(draw.scheduled_at),
+        )
+        .order_by("effective_on")
+        .first()
+    )
 
 
 def draw_sales_channel(draw: Draw) -> str:
@@ -60,22 +67,33 @@ def pool_fix(*, draw: Draw, container_count: int | None = None) -> DrawPool:
     """Count the draw's tickets and total its valid sales, with aggregates
     (never a Python loop over a million rows), and store them (T7)."""
     counts = Ticket.objects.filter(draw=draw).aggregate(
-        total=Count("id"), void=Count("id", filter=Q(is_void=True)), max_seq=Max("seq"))
+        total=Count("id"), void=Count("id", filter=Q(is_void=True)), max_seq=Max("seq")
+    )
     total = Sale.objects.filter(draw=draw, voided_at__isnull=True).aggregate(s=Sum("amount"))["s"] or ZERO
     ends = dict(Ticket.objects.filter(draw=draw, seq__in=[1, counts["max_seq"] or 0]).values_list("seq", "serial"))
     valid = counts["total"] - counts["void"]
     if valid == 0:
-        raise RaffleError(f"No valid ticket has been sold for draw {draw.number}; sales cannot close "
-                          "on an empty pool. Record the night's sales first.", rule="T7")
+        raise RaffleError(
+            f"No valid ticket has been sold for draw {draw.number}; sales cannot close "
+            "on an empty pool. Record the night's sales first.",
+            rule="T7",
+        )
     # R:T7 R:L13 R:D3 the tickets counted in the container are reconciled against the sales,
     # so every sold ticket is in the container the winner is drawn from.
     if container_count is not None and container_count != valid:
-        raise RaffleError(f"The container holds {container_count} tickets but {valid} valid tickets were "
-                          f"sold for draw {draw.number}. Recount, or find the missing sale, before closing.",
-                          rule="L13")
+        raise RaffleError(
+            f"The container holds {container_count} tickets but {valid} valid tickets were "
+            f"sold for draw {draw.number}. Recount, or find the missing sale, before closing.",
+            rule="L13",
+        )
     return DrawPool.objects.create(
-        draw=draw, valid_tickets=valid, void_tickets=counts["void"], max_seq=counts["max_seq"],
-        sales_total=total, first_serial=ends.get(1, ""), last_serial=ends.get(counts["max_seq"], ""),
+        draw=draw,
+        valid_tickets=valid,
+        void_tickets=counts["void"],
+        max_seq=counts["max_seq"],
+        sales_total=total,
+        first_serial=ends.get(1, ""),
+        last_serial=ends.get(counts["max_seq"], ""),
         container_count=container_count,
     )
 
@@ -107,18 +125,23 @@ def paper_ticket(*, draw: Draw, serial: str, serial_again: str | None) -> Ticket
     valid ticket of this draw."""
     serial = normalise_serial(serial)
     if serial_again is None or normalise_serial(serial_again) != serial:
-        raise RaffleError("The two serial numbers typed do not match; read the ticket again and type "
-                          "its serial twice.")
-    ticket = Ticket.objects.filter(licence_id=draw.event.licence_id, serial=serial) \
-        .select_related("sale", "draw").first()
+        raise RaffleError("The two serial numbers typed do not match; read the ticket again and type its serial twice.")
+    ticket = (
+        Ticket.objects.filter(licence_id=draw.event.licence_id, serial=serial).select_related("sale", "draw").first()
+    )
     if ticket is None:
         raise RaffleError(f"Ticket {serial} was never sold under this licence; check the ticket.", rule="D2")
     if ticket.draw_id != draw.pk:  # R:T4
-        raise RaffleError(f"Ticket {serial} was sold for draw {ticket.draw.number}; only tickets sold for "
-                          f"draw {draw.number} are eligible.", rule="T4")
+        raise RaffleError(
+            f"Ticket {serial} was sold for draw {ticket.draw.number}; only tickets sold for "
+            f"draw {draw.number} are eligible.",
+            rule="T4",
+        )
     if ticket.is_void:  # R:T11
-        raise RaffleError(f"Ticket {serial} was voided ({ticket.sale.void_reason}); a void ticket cannot "
-                          "win. Draw another ticket.", rule="T11")
+        raise RaffleError(
+            f"Ticket {serial} was voided ({ticket.sale.void_reason}); a void ticket cannot win. Draw another ticket.",
+            rule="T11",
+        )
     return ticket
 
 
@@ -136,8 +159,13 @@ def normalise_serial(value) -> str:
 def record_selection(*, actor, draw: Draw, ticket: Ticket, method: str, picks: list[int]) -> WinnerSelection:
     attempt = draw.winner_selections.count() + 1
     return WinnerSelection.objects.create(
-        draw=draw, attempt=attempt, ticket=ticket, method=method, pool_size=draw.pool.valid_tickets,
-        pool_max_seq=draw.pool.max_seq, rng_picks=picks,
+        draw=draw,
+        attempt=attempt,
+        ticket=ticket,
+        method=method,
+        pool_size=draw.pool.valid_tickets,
+        pool_max_seq=draw.pool.max_seq,
+        rng_picks=picks,
         selected_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
 
@@ -156,12 +184,16 @@ def resolve_envelope(*, event: Event, draw: Draw, requested: int | None) -> tupl
         if requested is None:
             raise RaffleError("Type the envelope number the winner chose.")
         return requested, "chosen by the winner"
-    sealed = list(Envelope.objects.filter(event=event, opened_at__isnull=True)
-                  .order_by("number").values_list("number", flat=True))
+    sealed = list(
+        Envelope.objects.filter(event=event, opened_at__isnull=True).order_by("number").values_list("number", flat=True)
+    )
     if picked in sealed:
         if requested is not None and requested != picked:
-            raise RaffleError(f"The winning ticket picked envelope {picked}, which is still sealed; "
-                              f"that envelope is opened, not {requested}.", rule="T9")
+            raise RaffleError(
+                f"The winning ticket picked envelope {picked}, which is still sealed; "
+                f"that envelope is opened, not {requested}.",
+                rule="T9",
+            )
         return picked, "picked on the ticket"
     procedure = event.envelope_taken_procedure
     if procedure == EnvelopeTakenProcedure.NEXT_HIGHER:
@@ -170,9 +202,11 @@ def resolve_envelope(*, event: Event, draw: Draw, requested: int | None) -> tupl
     if procedure == EnvelopeTakenProcedure.RANDOM:
         return secrets.choice(sealed), f"envelope {picked} was open: sealed one chosen at random"
     if requested is None:
-        raise RaffleError(f"The ticket picked envelope {picked}, which is already open; under this "
-                          "event's Rules of Play the winner chooses another sealed envelope. Type it.",
-                          rule="T9")
+        raise RaffleError(
+            f"The ticket picked envelope {picked}, which is already open; under this "
+            "event's Rules of Play the winner chooses another sealed envelope. Type it.",
+            rule="T9",
+        )
     return requested, f"envelope {picked} was open: the winner chose another"
 
 

@@ -20,7 +20,8 @@ def prizes_committed(event: Event) -> Decimal:
     """The prizes fixed so far: draw prizes and jackpot allocations of every
     draw whose sales are closed (stored on the draw, never recomputed)."""
     total = Draw.objects.filter(event=event, ticket_sales__isnull=False).aggregate(
-        prizes=Sum(F("draw_prize") + F("jackpot_contribution")))["prizes"]
+        prizes=Sum(F("draw_prize") + F("jackpot_contribution"))
+    )["prizes"]
     return total if total is not None else ZERO
 
 
@@ -45,4 +46,5 @@ def prize_board_check(*, event: Event, extra_sales) -> Decimal:
         f"{format_money(board)} (prizes so far: {format_money(committed)}). This draw can take at "
         f"most {format_money(room)} in sales: stop selling, refund or void the tickets over that "
         "amount, and make this the must-go final draw so the event ends within its licence.",
-        rule="L3")
+        rule="L3",
+    )

@@ -41,8 +41,9 @@ def _check_serial_range(first, last) -> tuple[int, int]:
 
 
 @transaction.atomic
-def roll_issue(*, actor, draw: Draw, seller_name: str, first_serial, last_serial, seller=None,
-               kind: str = RollKind.ROLL) -> TicketRoll:
+def roll_issue(
+    *, actor, draw: Draw, seller_name: str, first_serial, last_serial, seller=None, kind: str = RollKind.ROLL
+) -> TicketRoll:
     """Issue a roll (or a book of stubs) with a serial range to a named seller
     for one draw (T7, L13). Ranges never overlap within a licence (T3)."""
     event = Event.objects.select_for_update().select_related("licence").get(pk=draw.event_id)
@@ -53,27 +54,44 @@ def roll_issue(*, actor, draw: Draw, seller_name: str, first_serial, last_serial
         raise RaffleError(f"Sales for draw {draw.number} are closed; issue rolls for a later draw.", rule="T4")
     draw.event = event
     if draw_sales_channel(draw) not in (SalesChannel.PAPER_ROLL, SalesChannel.PAPER_STUB):  # R:L5
-        raise RaffleError(f"Draw {draw.number} sells electronically; rolls and books are for paper tickets.",
-                          rule="L5")
+        raise RaffleError(f"Draw {draw.number} sells electronically; rolls and books are for paper tickets.", rule="L5")
     if not (seller_name or "").strip():
         raise RaffleError("Name the seller the roll is issued to; every roll is accounted for.", rule="L13")
     if kind not in RollKind.values:
         raise RaffleError("A roll is a 'roll' or a 'book'.")
     if event.is_bingo and kind != RollKind.BOOK:  # R:T12
-        raise RaffleError(f"{event} is a bingo revenue model event: it sells stub tickets only; issue a book "
-                          "of stubs, not a roll.", rule="T12")
+        raise RaffleError(
+            f"{event} is a bingo revenue model event: it sells stub tickets only; issue a book of stubs, not a roll.",
+            rule="T12",
+        )
     first, last = _check_serial_range(first_serial, last_serial)
-    clash = TicketRoll.objects.filter(licence_id=event.licence_id, first_serial__lte=last,
-                                      last_serial__gte=first).select_related("draw").first()
+    clash = (
+        TicketRoll.objects.filter(licence_id=event.licence_id, first_serial__lte=last, last_serial__gte=first)
+        .select_related("draw")
+        .first()
+    )
     if clash:  # R:T3
-        raise RaffleError(f"Serials {first}–{last} overlap {clash} issued for draw {clash.draw.number}; "
-                          "serials are never reused under a licence.", rule="T3")
+        raise RaffleError(
+            f"Serials {first}–{last} overlap {clash} issued for draw {clash.draw.number}; "
+            "serials are never reused under a licence.",
+            rule="T3",
+        )
     roll = TicketRoll.objects.create(
-        licence_id=event.licence_id, draw=draw, kind=kind, seller=seller, seller_name=seller_name.strip()[:150],
-        first_serial=first, last_serial=last,
-        issued_by=actor if getattr(actor, "is_authenticated", False) else None)
-    audit_record(actor=actor, action="raffle.roll.issue", obj=roll, data={
-        "draw": draw.number, "kind": kind, "seller": roll.seller_name, "first": first, "last": last})
+        licence_id=event.licence_id,
+        draw=draw,
+        kind=kind,
+        seller=seller,
+        seller_name=seller_name.strip()[:150],
+        first_serial=first,
+        last_serial=last,
+        issued_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+    audit_record(
+        actor=actor,
+        action="raffle.roll.issue",
+        obj=roll,
+        data={"draw": draw.number, "kind": kind, "seller": roll.seller_name, "first": first, "last": last},
+    )
     return roll
 
 
@@ -89,12 +107,16 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
         raise RaffleError(f"{roll} was already returned on {timezone.localtime(roll.returned_at):%Y-%m-%d %H:%M}.")
     first_unsold = _whole(first_unsold, "The first unsold serial")
     if not roll.first_serial <= first_unsold <= roll.last_serial + 1:
-        raise RaffleError(f"Serial {first_unsold} is outside {roll}; the first unsold serial is between "
-                          f"{roll.first_serial} and {roll.last_serial + 1} (all sold).", rule="T7")
+        raise RaffleError(
+            f"Serial {first_unsold} is outside {roll}; the first unsold serial is between "
+            f"{roll.first_serial} and {roll.last_serial + 1} (all sold).",
+            rule="T7",
+        )
     sold = first_unsold - roll.first_serial
     if roll.kind == RollKind.BOOK:
-        return _book_return(actor=actor, draw=draw, roll=roll, first_unsold=first_unsold, sold=sold,
-                            tier_counts=tier_counts)
+        return _book_return(
+            actor=actor, draw=draw, roll=roll, first_unsold=first_unsold, sold=sold, tier_counts=tier_counts
+        )
     tiers = _tiers(draw)
     lines, next_serial = [], roll.first_serial
     counted = 0
@@ -106,48 +128,91 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
             continue
         tier = _tier(tiers, quantity)
         count = tier.quantity * units
-        lines.append(SaleLine(tier_quantity=tier.quantity, units=units, roll=roll, device=roll.seller_name,
-                              serials=[str(n) for n in range(next_serial, next_serial + count)]))
+        lines.append(
+            SaleLine(
+                tier_quantity=tier.quantity,
+                units=units,
+                roll=roll,
+                device=roll.seller_name,
+                serials=[str(n) for n in range(next_serial, next_serial + count)],
+            )
+        )
         next_serial += count
         counted += count
     # R:T7 R:L13 the roll reconciles: sold serials = the tiers counted.
     if counted != sold:
-        raise RaffleError(f"{roll}: serials {roll.first_serial}–{first_unsold - 1} are {sold} sold tickets, but "
-                          f"the sales counted add up to {counted}. Recount the stubs and the cash.", rule="L13")
+        raise RaffleError(
+            f"{roll}: serials {roll.first_serial}–{first_unsold - 1} are {sold} sold tickets, but "
+            f"the sales counted add up to {counted}. Recount the stubs and the cash.",
+            rule="L13",
+        )
     _check_bingo_sale(draw, channel=SalesChannel.PAPER_ROLL)  # R:T12
     # R:T3 the roll's range was checked against every roll of the licence at issue;
     # the database constraint still guards every serial.
-    sales = _record(actor=actor, draw=draw, channel=SalesChannel.PAPER_ROLL, lines=lines,
-                    needs_purchaser=False, serials_checked=True) if lines else []
+    sales = (
+        _record(
+            actor=actor,
+            draw=draw,
+            channel=SalesChannel.PAPER_ROLL,
+            lines=lines,
+            needs_purchaser=False,
+            serials_checked=True,
+        )
+        if lines
+        else []
+    )
     roll.first_unsold = first_unsold
     roll.returned_at = timezone.now()
     roll.save(update_fields=["first_unsold", "returned_at"])
-    audit_record(actor=actor, action="raffle.roll.return", obj=roll, data={
-        "draw": draw.number, "first_unsold": first_unsold, "sold": sold,
-        "unsold": roll.last_serial - first_unsold + 1, "amount": sum(s.amount for s in sales),
-        "tier_counts": {str(k): v for k, v in (tier_counts or {}).items()}})
+    audit_record(
+        actor=actor,
+        action="raffle.roll.return",
+        obj=roll,
+        data={
+            "draw": draw.number,
+            "first_unsold": first_unsold,
+            "sold": sold,
+            "unsold": roll.last_serial - first_unsold + 1,
+            "amount": sum(s.amount for s in sales),
+            "tier_counts": {str(k): v for k, v in (tier_counts or {}).items()},
+        },
+    )
     return sales
 
 
-def _book_return(*, actor, draw: Draw, roll: TicketRoll, first_unsold: int, sold: int,
-                 tier_counts: dict) -> list[Sale]:
+def _book_return(*, actor, draw: Draw, roll: TicketRoll, first_unsold: int, sold: int, tier_counts: dict) -> list[Sale]:
     """A book of stubs comes back: its stubs were sold one by one with the
     purchaser's details (T9), so the return records no sale; it checks that
     every stub before the first unsold one was recorded (T7, L13)."""
     if any(int(units or 0) for units in (tier_counts or {}).values()):
-        raise RaffleError("Stubs are recorded one sale at a time with the purchaser's details; a returned "
-                          "book only says where the unsold stubs start.", rule="T9")
+        raise RaffleError(
+            "Stubs are recorded one sale at a time with the purchaser's details; a returned "
+            "book only says where the unsold stubs start.",
+            rule="T9",
+        )
     serials = [str(n) for n in range(roll.first_serial, first_unsold)]
     recorded = set(Ticket.objects.filter(draw=draw, serial__in=serials).values_list("serial", flat=True))
     missing = [s for s in serials if s not in recorded]
     if missing:  # R:T7 R:L13 every stub sold is accounted for
         shown = ", ".join(missing[:10]) + (" ..." if len(missing) > 10 else "")
-        raise RaffleError(f"{len(missing)} stub(s) before {first_unsold} were not recorded as sales: {shown}. "
-                          "Record them, or give the right first unsold serial.", rule="L13")
+        raise RaffleError(
+            f"{len(missing)} stub(s) before {first_unsold} were not recorded as sales: {shown}. "
+            "Record them, or give the right first unsold serial.",
+            rule="L13",
+        )
     roll.first_unsold = first_unsold
     roll.returned_at = timezone.now()
     roll.save(update_fields=["first_unsold", "returned_at"])
-    audit_record(actor=actor, action="raffle.roll.return", obj=roll, data={
-        "draw": draw.number, "kind": roll.kind, "first_unsold": first_unsold, "sold": sold,
-        "unsold": roll.last_serial - first_unsold + 1})
+    audit_record(
+        actor=actor,
+        action="raffle.roll.return",
+        obj=roll,
+        data={
+            "draw": draw.number,
+            "kind": roll.kind,
+            "first_unsold": first_unsold,
+            "sold": sold,
+            "unsold": roll.last_serial - first_unsold + 1,
+        },
+    )
     return []

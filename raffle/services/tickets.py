@@ -30,7 +30,7 @@ from raffle.models import (
     Ticket,
     TicketRoll,
 )
-from raffle.services.pool import pending_amendment, normalise_serial
+from raffle.services.pool import normalise_serial, pending_amendment
 from raffle.services.prize_board import prize_board_check
 
 # The most serials one roll, book or import may carry.
@@ -60,12 +60,12 @@ def _lock_selling_draw(draw: Draw) -> Draw:
     draw = Draw.objects.select_for_update().get(pk=draw.pk)
     draw.event = event
     if draw.event.status == EventStatus.CONCLUDED:  # R:P4
-        raise EventConcluded(f"{draw.event} is concluded; nothing more can be sold under this licence.",
-                             rule="P4")
+        raise EventConcluded(f"{draw.event} is concluded; nothing more can be sold under this licence.", rule="P4")
     if draw.state != DrawState.SELLING:  # R:T4
         when = "are not open yet" if draw.state == DrawState.SCHEDULED else "are closed"
-        raise RaffleError(f"Sales for draw {draw.number} {when}; a ticket is sold only for a draw whose "
-                          "sales are open.", rule="T4")
+        raise RaffleError(
+            f"Sales for draw {draw.number} {when}; a ticket is sold only for a draw whose sales are open.", rule="T4"
+        )
     return draw
 
 
@@ -73,7 +73,9 @@ def _refuse_before_amendment(draw: Draw, pending: LicenceAmendment) -> None:
     raise RaffleError(
         f"Draw {draw.number} is on {timezone.localdate(draw.scheduled_at):%Y-%m-%d}, before the amendment to "
         f"{pending.get_to_channel_display().lower()} takes effect on {pending.effective_on:%Y-%m-%d}; sell "
-        f"its tickets as {pending.get_from_channel_display().lower()}.", rule="L5")
+        f"its tickets as {pending.get_from_channel_display().lower()}.",
+        rule="L5",
+    )
 
 
 def _check_bingo_sale(draw: Draw, *, channel: str, place: str = "") -> dict:
@@ -84,11 +86,16 @@ def _check_bingo_sale(draw: Draw, *, channel: str, place: str = "") -> dict:
         return {}
     hall = event.draw_place.strip()
     if channel != SalesChannel.PAPER_STUB:
-        raise RaffleError(f"{event} is a bingo revenue model event: it sells stub tickets only, inside "
-                          f"{hall}; {SalesChannel(channel).label.lower()} cannot be sold for it.", rule="T12")
+        raise RaffleError(
+            f"{event} is a bingo revenue model event: it sells stub tickets only, inside "
+            f"{hall}; {SalesChannel(channel).label.lower()} cannot be sold for it.",
+            rule="T12",
+        )
     if place.strip() and " ".join(place.split()).casefold() != " ".join(hall.split()).casefold():
-        raise RaffleError(f"{event} is a bingo revenue model event: its tickets are sold inside {hall} only, "
-                          f"not at {place.strip()}.", rule="T12")
+        raise RaffleError(
+            f"{event} is a bingo revenue model event: its tickets are sold inside {hall} only, not at {place.strip()}.",
+            rule="T12",
+        )
     return {"place": hall}
 
 
@@ -116,22 +123,25 @@ def _tier(tiers: dict[int, PriceTier], quantity) -> PriceTier:
 
 
 def _sealed_envelopes(draw: Draw) -> set[int]:
-    return set(Envelope.objects.filter(event_id=draw.event_id, opened_at__isnull=True)
-               .values_list("number", flat=True))
+    return set(Envelope.objects.filter(event_id=draw.event_id, opened_at__isnull=True).values_list("number", flat=True))
 
 
 def _check_purchaser(line: SaleLine, sealed: set[int]) -> None:
     # R:T9 stub and electronic tickets carry the purchaser and the envelope picked.
     if not line.purchaser_name.strip() or not line.purchaser_contact.strip():
-        raise RaffleError("Enter the purchaser's name and a phone number or e-mail: the ticket carries "
-                          "them so the winner can be reached.", rule="T9")
+        raise RaffleError(
+            "Enter the purchaser's name and a phone number or e-mail: the ticket carries "
+            "them so the winner can be reached.",
+            rule="T9",
+        )
     if line.envelope_pick is None or str(line.envelope_pick).strip() == "":
         raise RaffleError("Ask the purchaser which sealed envelope they pick.", rule="T9")
     pick = _whole(line.envelope_pick, "The envelope picked")
     if pick not in sealed:
         if 1 <= pick <= 52:
-            raise RaffleError(f"Envelope {pick} is already open; the purchaser must pick one that is still "
-                              "sealed.", rule="T9")
+            raise RaffleError(
+                f"Envelope {pick} is already open; the purchaser must pick one that is still sealed.", rule="T9"
+            )
         raise RaffleError(f"Envelope numbers run from 1 to 52; there is no envelope {pick}.", rule="T9")
     line.envelope_pick = pick
 
@@ -139,8 +149,9 @@ def _check_purchaser(line: SaleLine, sealed: set[int]) -> None:
 def _existing_serials(licence_id: int, serials: list[str]) -> list[str]:
     found = []
     for start in range(0, len(serials), 5000):
-        found += Ticket.objects.filter(licence_id=licence_id, serial__in=serials[start:start + 5000]) \
-            .values_list("serial", flat=True)[:5]
+        found += Ticket.objects.filter(licence_id=licence_id, serial__in=serials[start : start + 5000]).values_list(
+            "serial", flat=True
+        )[:5]
         if found:
             break
     return found
@@ -153,23 +164,32 @@ def _copy_tickets(rows: list[tuple[int, int, int, str, int]]) -> None:
         columns = "licence_id, draw_id, sale_id, serial, seq, is_void"
         with connection.cursor() as cursor, cursor.copy(f"COPY raffle_ticket ({columns}) FROM STDIN") as copy:
             for start in range(0, len(rows), 100_000):
-                copy.write("".join(f"{lic}\t{drw}\t{sale}\t{serial}\t{seq}\tf\n"
-                                   for lic, drw, sale, serial, seq in rows[start:start + 100_000]))
+                copy.write(
+                    "".join(
+                        f"{lic}\t{drw}\t{sale}\t{serial}\t{seq}\tf\n"
+                        for lic, drw, sale, serial, seq in rows[start : start + 100_000]
+                    )
+                )
         return
     Ticket.objects.bulk_create(
-        [Ticket(licence_id=lic, draw_id=drw, sale_id=sale, serial=serial, seq=seq)
-         for lic, drw, sale, serial, seq in rows], batch_size=2000)
+        [
+            Ticket(licence_id=lic, draw_id=drw, sale_id=sale, serial=serial, seq=seq)
+            for lic, drw, sale, serial, seq in rows
+        ],
+        batch_size=2000,
+    )
 
 
-def _record(*, actor, draw: Draw, channel: str, lines: list[SaleLine], needs_purchaser: bool,
-            serials_checked: bool = False) -> list[Sale]:
+def _record(
+    *, actor, draw: Draw, channel: str, lines: list[SaleLine], needs_purchaser: bool, serials_checked: bool = False
+) -> list[Sale]:
     """Check every line, then write the sales and their tickets. The draw is
     locked. `serials_checked`: the serials come from a roll whose range was
     checked against every other roll of the licence when it was issued."""
     tiers = _tiers(draw)
     sealed = _sealed_envelopes(draw) if needs_purchaser else set()
     licence_id = draw.event.licence_id
-    seq = (Ticket.objects.filter(draw=draw).aggregate(m=Max("seq"))["m"] or 0)
+    seq = Ticket.objects.filter(draw=draw).aggregate(m=Max("seq"))["m"] or 0
     sales, serial_lists, total_tickets = [], [], 0
     for line in lines:
         tier = _tier(tiers, line.tier_quantity)
@@ -178,32 +198,43 @@ def _record(*, actor, draw: Draw, channel: str, lines: list[SaleLine], needs_pur
         if needs_purchaser:
             _check_purchaser(line, sealed)
         if line.serials is not None and len(line.serials) != count:
-            raise RaffleError(f"{tier} x {units} is {count} ticket(s), but {len(line.serials)} serial(s) "
-                              "were given.")
+            raise RaffleError(f"{tier} x {units} is {count} ticket(s), but {len(line.serials)} serial(s) were given.")
         total_tickets += count
         if total_tickets > MAX_BATCH:
             raise RaffleError(f"At most {MAX_BATCH:,} tickets can be issued at once; split the batch.")
-        sales.append(Sale(
-            licence_id=licence_id, draw=draw, channel=channel, tier=tier, units=units, ticket_count=count,
-            amount=tier.price * units, roll=line.roll, purchaser_name=line.purchaser_name.strip()[:150],
-            purchaser_contact=line.purchaser_contact.strip()[:200], envelope_pick=line.envelope_pick,
-            device=line.device.strip()[:60], sold_by=actor if getattr(actor, "is_authenticated", False) else None,
-            sold_at=line.sold_at or timezone.now(),
-        ))
+        sales.append(
+            Sale(
+                licence_id=licence_id,
+                draw=draw,
+                channel=channel,
+                tier=tier,
+                units=units,
+                ticket_count=count,
+                amount=tier.price * units,
+                roll=line.roll,
+                purchaser_name=line.purchaser_name.strip()[:150],
+                purchaser_contact=line.purchaser_contact.strip()[:200],
+                envelope_pick=line.envelope_pick,
+                device=line.device.strip()[:60],
+                sold_by=actor if getattr(actor, "is_authenticated", False) else None,
+                sold_at=line.sold_at or timezone.now(),
+            )
+        )
         serial_lists.append(line.serials)
     given = [] if serials_checked else [s for serials in serial_lists if serials for s in serials]
     if len(set(given)) != len(given):
         raise RaffleError("The same serial appears twice in this sale; each serial is sold once.", rule="T3")
     taken = _existing_serials(licence_id, given) if given else []
     if taken:  # R:T3
-        raise RaffleError(f"Ticket {taken[0]} is already sold under this licence; a serial is sold once "
-                          "across all draws.", rule="T3")
+        raise RaffleError(
+            f"Ticket {taken[0]} is already sold under this licence; a serial is sold once across all draws.", rule="T3"
+        )
     # R:L3 the draw's valid sales so far plus these must keep the prizes within the prize board.
     sold = Sale.objects.filter(draw=draw, voided_at__isnull=True).aggregate(s=Sum("amount"))["s"] or ZERO
     prize_board_check(event=draw.event, extra_sales=sold + sum((s.amount for s in sales), ZERO))
     Sale.objects.bulk_create(sales, batch_size=5000)
     rows = []
-    for sale, serials in zip(sales, serial_lists):
+    for sale, serials in zip(sales, serial_lists, strict=True):
         for i in range(sale.ticket_count):
             seq += 1
             serial = serials[i] if serials else f"E{draw.number:03d}-{seq:07d}"
@@ -212,27 +243,60 @@ def _record(*, actor, draw: Draw, channel: str, lines: list[SaleLine], needs_pur
         with transaction.atomic():
             _copy_tickets(rows)
     except IntegrityError:  # R:T3 the constraint caught what the check could not see yet
-        raise RaffleError("One of these serials was sold at the same moment by someone else; nothing was "
-                          "recorded. Check the serials and sell again.", rule="T3") from None
+        raise RaffleError(
+            "One of these serials was sold at the same moment by someone else; nothing was "
+            "recorded. Check the serials and sell again.",
+            rule="T3",
+        ) from None
     return sales
 
 
 def _audit_sales(*, actor, draw: Draw, sales: list[Sale], action: str, data: dict | None = None) -> None:
     if len(sales) == 1:
         sale = sales[0]
-        audit_record(actor=actor, action=action, obj=sale, data={
-            "draw": draw.number, "channel": sale.channel, "tickets": sale.ticket_count, "amount": sale.amount,
-            "envelope_pick": sale.envelope_pick, "device": sale.device, **(data or {})})
+        audit_record(
+            actor=actor,
+            action=action,
+            obj=sale,
+            data={
+                "draw": draw.number,
+                "channel": sale.channel,
+                "tickets": sale.ticket_count,
+                "amount": sale.amount,
+                "envelope_pick": sale.envelope_pick,
+                "device": sale.device,
+                **(data or {}),
+            },
+        )
     else:
-        audit_record(actor=actor, action=action, obj=draw, data={
-            "draw": draw.number, "sales": len(sales), "tickets": sum(s.ticket_count for s in sales),
-            "amount": sum(s.amount for s in sales), **(data or {})})
+        audit_record(
+            actor=actor,
+            action=action,
+            obj=draw,
+            data={
+                "draw": draw.number,
+                "sales": len(sales),
+                "tickets": sum(s.ticket_count for s in sales),
+                "amount": sum(s.amount for s in sales),
+                **(data or {}),
+            },
+        )
 
 
 @transaction.atomic
-def ticket_sell(*, actor, draw: Draw, tier_quantity, units=1, purchaser_name: str = "",
-                purchaser_contact: str = "", envelope_pick=None, device: str = "",
-                serials: list | None = None, place: str = "") -> Sale:
+def ticket_sell(
+    *,
+    actor,
+    draw: Draw,
+    tier_quantity,
+    units=1,
+    purchaser_name: str = "",
+    purchaser_contact: str = "",
+    envelope_pick=None,
+    device: str = "",
+    serials: list | None = None,
+    place: str = "",
+) -> Sale:
     """Sell one tier (e.g. 3 for $10, `units` times) on the licence's channel.
 
     Electronic and online: serials are generated, the device is recorded (T11).
@@ -250,8 +314,10 @@ def ticket_sell(*, actor, draw: Draw, tier_quantity, units=1, purchaser_name: st
     if pending and not serials:
         _refuse_before_amendment(draw, pending)
     if channel == SalesChannel.PAPER_ROLL:
-        raise RaffleError("Roll tickets are recorded when the seller returns the roll (the sold part of "
-                          "the serial range), not one by one.")
+        raise RaffleError(
+            "Roll tickets are recorded when the seller returns the roll (the sold part of "
+            "the serial range), not one by one."
+        )
     paper = channel == SalesChannel.PAPER_STUB
     if paper:
         if not serials:
@@ -262,11 +328,23 @@ def ticket_sell(*, actor, draw: Draw, tier_quantity, units=1, purchaser_name: st
         serials = None
         if channel == SalesChannel.ELECTRONIC and not device.strip():  # R:T11
             raise RaffleError("Name the point-of-sale device (or seller) that issues this ticket.", rule="T11")
-    line = SaleLine(tier_quantity=tier_quantity, units=units, serials=serials, purchaser_name=purchaser_name,
-                    purchaser_contact=purchaser_contact, envelope_pick=envelope_pick, device=device)
+    line = SaleLine(
+        tier_quantity=tier_quantity,
+        units=units,
+        serials=serials,
+        purchaser_name=purchaser_name,
+        purchaser_contact=purchaser_contact,
+        envelope_pick=envelope_pick,
+        device=device,
+    )
     [sale] = _record(actor=actor, draw=draw, channel=channel, lines=[line], needs_purchaser=True)
-    _audit_sales(actor=actor, draw=draw, sales=[sale], action="raffle.ticket.sell",
-                 data={"serials": [t for t in sale.tickets.values_list("serial", flat=True)], **bingo})
+    _audit_sales(
+        actor=actor,
+        draw=draw,
+        sales=[sale],
+        action="raffle.ticket.sell",
+        data={"serials": [t for t in sale.tickets.values_list("serial", flat=True)], **bingo},
+    )
     return sale
 
 
@@ -275,8 +353,11 @@ def _check_in_issued_books(draw: Draw, serials: list[str]) -> None:
     for serial in serials:
         number = int(serial) if serial.isdigit() else None
         if number is None or not any(first <= number <= last for first, last in books):
-            raise RaffleError(f"Serial {serial} is not in any book issued for draw {draw.number}; check the "
-                              "stub, or issue its book first.", rule="T7")
+            raise RaffleError(
+                f"Serial {serial} is not in any book issued for draw {draw.number}; check the "
+                "stub, or issue its book first.",
+                rule="T7",
+            )
 
 
 @transaction.atomic
@@ -312,14 +393,24 @@ def sale_void(*, actor, sale: Sale, reason: str) -> Sale:
     if sale.is_void:
         raise RaffleError(f"Sale {sale.pk} is already void.", rule="T11")
     if draw.state != DrawState.SELLING:
-        raise RaffleError(f"Sales for draw {draw.number} are closed and its pool is fixed; a sale can no "
-                          "longer be voided.", rule="T11")
+        raise RaffleError(
+            f"Sales for draw {draw.number} are closed and its pool is fixed; a sale can no longer be voided.",
+            rule="T11",
+        )
     sale.voided_at, sale.voided_by, sale.void_reason = timezone.now(), actor, reason[:300]
     sale.save(update_fields=["voided_at", "voided_by", "void_reason"])
     sale.tickets.update(is_void=True)
-    audit_record(actor=actor, action="raffle.ticket.void", obj=sale, data={
-        "draw": draw.number, "serials": list(sale.tickets.values_list("serial", flat=True)[:100]),
-        "amount": sale.amount, "reason": sale.void_reason})
+    audit_record(
+        actor=actor,
+        action="raffle.ticket.void",
+        obj=sale,
+        data={
+            "draw": draw.number,
+            "serials": list(sale.tickets.values_list("serial", flat=True)[:100]),
+            "amount": sale.amount,
+            "reason": sale.void_reason,
+        },
+    )
     return sale
 
 
@@ -333,6 +424,10 @@ def sale_print(*, actor, sale: Sale) -> tuple[Sale, bool]:
     reprint = sale.print_count > 0
     sale.print_count += 1
     sale.save(update_fields=["print_count"])
-    audit_record(actor=actor, action="raffle.ticket.reprint" if reprint else "raffle.ticket.print", obj=sale,
-                 data={"print": sale.print_count})
+    audit_record(
+        actor=actor,
+        action="raffle.ticket.reprint" if reprint else "raffle.ticket.print",
+        obj=sale,
+        data={"print": sale.print_count},
+    )
     return sale, reprint

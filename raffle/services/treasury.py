@@ -30,8 +30,7 @@ def prize_amount(draw: Draw, kind: str):
     if kind == PrizeKind.DRAW_PRIZE:
         return draw.draw_prize
     if draw.outcome != DrawOutcome.JACKPOT_WON:
-        raise RaffleError(f"Draw {draw.number} did not find the Ace of Spades; it has no jackpot to pay.",
-                          rule="P4")
+        raise RaffleError(f"Draw {draw.number} did not find the Ace of Spades; it has no jackpot to pay.", rule="P4")
     return draw.jackpot_awarded
 
 
@@ -54,33 +53,45 @@ def deposit_cover_draws(*, actor, deposit: Deposit, amounts: dict) -> list[Depos
     for draw, amount in amounts.items():
         draw = Draw.objects.select_related("event").get(pk=getattr(draw, "pk", draw))
         if draw.event.licence_id != licence.pk:
-            raise RaffleError(f"{draw} belongs to another licence than the trust account of slip "
-                              f"{deposit.slip_number}.", rule="L12")
+            raise RaffleError(
+                f"{draw} belongs to another licence than the trust account of slip {deposit.slip_number}.", rule="L12"
+            )
         if draw.ticket_sales is None:
             raise RaffleError(f"Draw {draw.number}'s sales are not closed yet; deposit them after sales close.")
         parsed[draw] = parse_amount(amount, what=f"The part for draw {draw.number}", allow_zero=False)
     if not parsed:
         raise RaffleError("Say which draw's sales the deposit holds, and how much of it.")
-    existing = DepositCoverage.objects.filter(deposit=deposit).exclude(
-        draw__in=list(parsed)).aggregate(t=Sum("amount"))["t"] or ZERO
+    existing = (
+        DepositCoverage.objects.filter(deposit=deposit).exclude(draw__in=list(parsed)).aggregate(t=Sum("amount"))["t"]
+        or ZERO
+    )
     total = existing + sum(parsed.values(), ZERO)
     if total > deposit.amount:
-        raise RaffleError(f"Slip {deposit.slip_number} is for ${deposit.amount:,.2f}; the draws given add up "
-                          f"to ${total:,.2f}. Check the amounts.", rule="L12")
+        raise RaffleError(
+            f"Slip {deposit.slip_number} is for ${deposit.amount:,.2f}; the draws given add up "
+            f"to ${total:,.2f}. Check the amounts.",
+            rule="L12",
+        )
     rows = []
     for draw, amount in parsed.items():
-        row, _ = DepositCoverage.objects.update_or_create(deposit=deposit, draw=draw,
-                                                          defaults={"amount": amount})
+        row, _ = DepositCoverage.objects.update_or_create(deposit=deposit, draw=draw, defaults={"amount": amount})
         rows.append(row)
-    audit_record(actor=actor, action="licensing.deposit.cover_draws", obj=deposit, data={
-        "slip_number": deposit.slip_number,
-        "draws": {str(d.number): a for d, a in sorted(parsed.items(), key=lambda p: p[0].number)}})
+    audit_record(
+        actor=actor,
+        action="licensing.deposit.cover_draws",
+        obj=deposit,
+        data={
+            "slip_number": deposit.slip_number,
+            "draws": {str(d.number): a for d, a in sorted(parsed.items(), key=lambda p: p[0].number)},
+        },
+    )
     return rows
 
 
 @transaction.atomic
-def prize_payment_record(*, actor, draw: Draw, kind: str, method: str, reference: str,
-                         paid_on: datetime.date, payee: str) -> PrizePayment:
+def prize_payment_record(
+    *, actor, draw: Draw, kind: str, method: str, reference: str, paid_on: datetime.date, payee: str
+) -> PrizePayment:
     """R:P3 a prize paid in Canadian funds by cheque or electronic transfer,
     for exactly the amount the draw owes."""
     event, draw = _closed_draw(draw)
@@ -97,14 +108,36 @@ def prize_payment_record(*, actor, draw: Draw, kind: str, method: str, reference
     amount = prize_amount(draw, kind)
     unclaimed = UnclaimedPrize.objects.select_for_update().filter(draw=draw, kind=kind).first()
     if unclaimed and unclaimed.added_to_proceeds_on:  # R:P5
-        raise RaffleError(f"This prize joined the gross proceeds on {unclaimed.added_to_proceeds_on:%Y-%m-%d}; "
-                          "it can no longer be paid from the trust account.", rule="P5")
+        raise RaffleError(
+            f"This prize joined the gross proceeds on {unclaimed.added_to_proceeds_on:%Y-%m-%d}; "
+            "it can no longer be paid from the trust account.",
+            rule="P5",
+        )
     payment = PrizePayment.objects.create(
-        draw=draw, kind=kind, amount=amount, method=method, reference=reference.strip()[:60],
-        paid_on=paid_on, payee=payee.strip()[:150], recorded_by=actor)
-    audit_record(actor=actor, action="raffle.prize.pay", obj=payment, data={
-        "draw": draw.number, "kind": kind, "amount": amount, "currency": "CAD", "method": method,
-        "reference": payment.reference, "paid_on": paid_on, "payee": payment.payee})
+        draw=draw,
+        kind=kind,
+        amount=amount,
+        method=method,
+        reference=reference.strip()[:60],
+        paid_on=paid_on,
+        payee=payee.strip()[:150],
+        recorded_by=actor,
+    )
+    audit_record(
+        actor=actor,
+        action="raffle.prize.pay",
+        obj=payment,
+        data={
+            "draw": draw.number,
+            "kind": kind,
+            "amount": amount,
+            "currency": "CAD",
+            "method": method,
+            "reference": payment.reference,
+            "paid_on": paid_on,
+            "payee": payment.payee,
+        },
+    )
     return payment
 
 
@@ -117,26 +150,40 @@ def prize_mark_unclaimed(*, actor, draw: Draw, kind: str = PrizeKind.DRAW_PRIZE)
     if UnclaimedPrize.objects.filter(draw=draw, kind=kind).exists():
         raise RaffleError(f"The {PrizeKind(kind).label.lower()} of draw {draw.number} is already held as unclaimed.")
     prize = UnclaimedPrize.objects.create(
-        draw=draw, kind=kind, amount=prize_amount(draw, kind),
-        unclaimed_since=timezone.localdate(draw.scheduled_at), recorded_by=actor)
-    audit_record(actor=actor, action="raffle.prize.unclaimed", obj=prize, data={
-        "draw": draw.number, "kind": kind, "amount": prize.amount, "hold_until": prize.hold_until})
+        draw=draw,
+        kind=kind,
+        amount=prize_amount(draw, kind),
+        unclaimed_since=timezone.localdate(draw.scheduled_at),
+        recorded_by=actor,
+    )
+    audit_record(
+        actor=actor,
+        action="raffle.prize.unclaimed",
+        obj=prize,
+        data={"draw": draw.number, "kind": kind, "amount": prize.amount, "hold_until": prize.hold_until},
+    )
     return prize
 
 
 @transaction.atomic
-def prize_log_contact_attempt(*, actor, prize: UnclaimedPrize, attempted_on: datetime.date, means: str,
-                              outcome: str) -> ContactAttempt:
+def prize_log_contact_attempt(
+    *, actor, prize: UnclaimedPrize, attempted_on: datetime.date, means: str, outcome: str
+) -> ContactAttempt:
     """R:P5 log an attempt to reach the winner."""
     prize = UnclaimedPrize.objects.select_for_update().get(pk=prize.pk)
     if not (means or "").strip() or not (outcome or "").strip():
         raise RaffleError("Say how you tried to reach the winner and what came of it.", rule="P5")
     if attempted_on < prize.unclaimed_since:
         raise RaffleError("An attempt to reach the winner cannot be before the draw.")
-    attempt = ContactAttempt.objects.create(prize=prize, attempted_on=attempted_on, means=means.strip()[:60],
-                                            outcome=outcome.strip()[:200], made_by=actor)
-    audit_record(actor=actor, action="raffle.prize.contact_attempt", obj=prize, data={
-        "attempted_on": attempted_on, "means": attempt.means, "outcome": attempt.outcome})
+    attempt = ContactAttempt.objects.create(
+        prize=prize, attempted_on=attempted_on, means=means.strip()[:60], outcome=outcome.strip()[:200], made_by=actor
+    )
+    audit_record(
+        actor=actor,
+        action="raffle.prize.contact_attempt",
+        obj=prize,
+        data={"attempted_on": attempted_on, "means": attempt.means, "outcome": attempt.outcome},
+    )
     return attempt
 
 
@@ -148,13 +195,16 @@ def prize_add_to_proceeds(*, actor, prize: UnclaimedPrize, today: datetime.date 
     if prize.added_to_proceeds_on:
         raise RaffleError("This prize has already joined the gross proceeds.")
     if today < prize.hold_until:  # R:P5
-        raise RaffleError(f"An unclaimed prize is held in trust for six months: until "
-                          f"{prize.hold_until:%Y-%m-%d}.", rule="P5")
+        raise RaffleError(
+            f"An unclaimed prize is held in trust for six months: until {prize.hold_until:%Y-%m-%d}.", rule="P5"
+        )
     if not prize.attempts.exists():  # R:P5
-        raise RaffleError("Log at least one attempt to reach the winner before the prize joins the "
-                          "gross proceeds.", rule="P5")
+        raise RaffleError(
+            "Log at least one attempt to reach the winner before the prize joins the gross proceeds.", rule="P5"
+        )
     prize.added_to_proceeds_on = today
     prize.save(update_fields=["added_to_proceeds_on"])
-    audit_record(actor=actor, action="raffle.prize.add_to_proceeds", obj=prize, data={
-        "amount": prize.amount, "on": today})
+    audit_record(
+        actor=actor, action="raffle.prize.add_to_proceeds", obj=prize, data={"amount": prize.amount, "on": today}
+    )
     return prize

@@ -33,8 +33,11 @@ def _check_still_current(selection: WinnerSelection, expected_serial: str | None
     """A screen names the ticket it shows; if another ticket was drawn in its
     place since, nothing is done to the wrong one."""
     if expected_serial is not None and selection.ticket.serial != expected_serial:
-        raise RaffleError(f"Ticket {expected_serial} is no longer the winning ticket: ticket "
-                          f"{selection.ticket.serial} was drawn in its place. Nothing was changed.", rule="T8")
+        raise RaffleError(
+            f"Ticket {expected_serial} is no longer the winning ticket: ticket "
+            f"{selection.ticket.serial} was drawn in its place. Nothing was changed.",
+            rule="T8",
+        )
 
 
 @transaction.atomic
@@ -47,37 +50,54 @@ def winner_claim(*, actor, draw: Draw, expected_serial: str | None = None) -> Wi
         raise RaffleError(f"Ticket {selection.ticket.serial} was already claimed.")
     selection.claimed_at = timezone.now()
     selection.save(update_fields=["claimed_at"])
-    audit_record(actor=actor, action="raffle.draw.winner_claim", obj=draw,
-                 data={"draw": draw.number, "serial": selection.ticket.serial, "attempt": selection.attempt})
+    audit_record(
+        actor=actor,
+        action="raffle.draw.winner_claim",
+        obj=draw,
+        data={"draw": draw.number, "serial": selection.ticket.serial, "attempt": selection.attempt},
+    )
     return selection
 
 
 @transaction.atomic
-def draw_redraw_unclaimed(*, actor, draw: Draw, serial: str = "", serial_again: str | None = None,
-                          now: datetime.datetime | None = None, expected_serial: str | None = None
-                          ) -> WinnerSelection:
+def draw_redraw_unclaimed(
+    *,
+    actor,
+    draw: Draw,
+    serial: str = "",
+    serial_again: str | None = None,
+    now: datetime.datetime | None = None,
+    expected_serial: str | None = None,
+) -> WinnerSelection:
     """R:T8 roll tickets: when the winner has not claimed within the event's
     claim period, another ticket of the same draw is drawn (from the container,
     typed twice; or by the RNG). Every re-draw is logged; earlier winners are
     never drawn again."""
     event, draw = _lock(draw)
     if event.licence.sales_channel != SalesChannel.PAPER_ROLL:
-        raise RaffleError("Only roll-ticket winners are re-drawn; stub and electronic tickets carry the "
-                          "winner's name and contact.", rule="T8")
+        raise RaffleError(
+            "Only roll-ticket winners are re-drawn; stub and electronic tickets carry the winner's name and contact.",
+            rule="T8",
+        )
     current = _selection(draw)
     _check_still_current(current, expected_serial)
     if current.claimed_at:
         raise RaffleError(f"Ticket {current.ticket.serial} was claimed; there is nothing to re-draw.", rule="T8")
     paid = PrizePayment.objects.filter(draw=draw, kind=PrizeKind.DRAW_PRIZE).first()
     if paid is not None:
-        raise RaffleError(f"The draw prize of draw {draw.number} was paid to {paid.payee} on "
-                          f"{paid.paid_on:%Y-%m-%d}, so its winner came forward: record the claim instead.",
-                          rule="T8")
+        raise RaffleError(
+            f"The draw prize of draw {draw.number} was paid to {paid.payee} on "
+            f"{paid.paid_on:%Y-%m-%d}, so its winner came forward: record the claim instead.",
+            rule="T8",
+        )
     deadline = current.selected_at + datetime.timedelta(days=event.claim_period_days)
     now = now or timezone.now()
     if now < deadline:
-        raise RaffleError(f"The winner of draw {draw.number} has until {timezone.localtime(deadline):%Y-%m-%d %H:%M} "
-                          "to claim; another ticket is drawn only after that.", rule="T8")
+        raise RaffleError(
+            f"The winner of draw {draw.number} has until {timezone.localtime(deadline):%Y-%m-%d %H:%M} "
+            "to claim; another ticket is drawn only after that.",
+            rule="T8",
+        )
     previous = set(draw.winner_selections.values_list("ticket_id", flat=True))
     if draws_by_rng(draw):
         ticket, picks = pick_rng(draw=draw, exclude=previous)
@@ -94,7 +114,17 @@ def draw_redraw_unclaimed(*, actor, draw: Draw, serial: str = "", serial_again: 
     draw.winning_serial = ticket.serial
     draw.winner_name = ticket.sale.purchaser_name
     draw.save(update_fields=["winning_serial", "winner_name"])
-    audit_record(actor=actor, action="raffle.draw.redraw", obj=draw, data={
-        "draw": draw.number, "unclaimed": current.ticket.serial, "serial": ticket.serial,
-        "attempt": selection.attempt, "method": method, "rng_picks": picks})
+    audit_record(
+        actor=actor,
+        action="raffle.draw.redraw",
+        obj=draw,
+        data={
+            "draw": draw.number,
+            "unclaimed": current.ticket.serial,
+            "serial": ticket.serial,
+            "attempt": selection.attempt,
+            "method": method,
+            "rng_picks": picks,
+        },
+    )
     return selection

@@ -33,8 +33,19 @@ def _event(event_id: int) -> Event:
     return get_object_or_404(selectors.event_list(), pk=event_id)
 
 
-TRAIL_HEADER = ["id", "at", "actor_id", "actor", "action", "object_type", "object_id", "object", "data",
-                "prev_hash", "hash"]
+TRAIL_HEADER = [
+    "id",
+    "at",
+    "actor_id",
+    "actor",
+    "action",
+    "object_type",
+    "object_id",
+    "object",
+    "data",
+    "prev_hash",
+    "hash",
+]
 
 
 @roles.role_required(*TRAIL_READERS)
@@ -46,19 +57,39 @@ def audit_trail(request):
     if action:
         entries = entries.filter(action__startswith=action)
     if request.GET.get("format") == "csv":
-        rows = ([e.pk, e.at.isoformat(), e.actor_id or "", e.actor_label, e.action, e.object_type, e.object_id,
-                 e.object_repr, json.dumps(e.data, sort_keys=True, ensure_ascii=False), e.prev_hash, e.hash]
-                for e in entries.order_by("id").iterator(chunk_size=2000))
+        rows = (
+            [
+                e.pk,
+                e.at.isoformat(),
+                e.actor_id or "",
+                e.actor_label,
+                e.action,
+                e.object_type,
+                e.object_id,
+                e.object_repr,
+                json.dumps(e.data, sort_keys=True, ensure_ascii=False),
+                e.prev_hash,
+                e.hash,
+            ]
+            for e in entries.order_by("id").iterator(chunk_size=2000)
+        )
         response = HttpResponse(csv_text(TRAIL_HEADER, rows), content_type="text/csv")
         response["Content-Disposition"] = 'attachment; filename="audit-trail.csv"'
         return response
     page = Paginator(entries, 100).get_page(request.GET.get("page"))
     for entry in page:
         entry.data_json = json.dumps(entry.data, sort_keys=True, ensure_ascii=False)
-    return render(request, "raffle/audit/trail.html", {
-        "report": report, "page": page, "action": action, "events": selectors.event_list(),
-        "last": AuditEntry.objects.order_by("-id").only("id", "hash", "at").first(),
-    })
+    return render(
+        request,
+        "raffle/audit/trail.html",
+        {
+            "report": report,
+            "page": page,
+            "action": action,
+            "events": selectors.event_list(),
+            "last": AuditEntry.objects.order_by("-id").only("id", "hash", "at").first(),
+        },
+    )
 
 
 def _local(moment) -> str:
@@ -67,16 +98,36 @@ def _local(moment) -> str:
 
 def _destruction_rows(log):
     for d in log:
-        yield [d.draw.number, timezone.localtime(d.draw.card_revealed_at or d.destroyed_at).date(),
-               d.card, d.get_card_display(), d.get_method_display(), d.envelope.number,
-               d.destroyed_by.full_name, _local(d.destroyer_authenticated_at),
-               d.verified_by.full_name, _local(d.verifier_authenticated_at),
-               _local(d.destroyed_at), d.recorded_by.get_username()]
+        yield [
+            d.draw.number,
+            timezone.localtime(d.draw.card_revealed_at or d.destroyed_at).date(),
+            d.card,
+            d.get_card_display(),
+            d.get_method_display(),
+            d.envelope.number,
+            d.destroyed_by.full_name,
+            _local(d.destroyer_authenticated_at),
+            d.verified_by.full_name,
+            _local(d.verifier_authenticated_at),
+            _local(d.destroyed_at),
+            d.recorded_by.get_username(),
+        ]
 
 
-DESTRUCTION_HEADER = ["Draw", "Draw date", "Card", "Card name", "Method", "Envelope", "Destroyed by",
-                      "Destroyer signed in at", "Verified by (in charge)", "Verifier signed in at",
-                      "Logged at", "Logged by"]
+DESTRUCTION_HEADER = [
+    "Draw",
+    "Draw date",
+    "Card",
+    "Card name",
+    "Method",
+    "Envelope",
+    "Destroyed by",
+    "Destroyer signed in at",
+    "Verified by (in charge)",
+    "Verifier signed in at",
+    "Logged at",
+    "Logged by",
+]
 
 
 @roles.role_required(*READERS)
@@ -90,11 +141,18 @@ def destruction_log(request, event_id: int):
         response = HttpResponse(csv_text(DESTRUCTION_HEADER, _destruction_rows(log)), content_type="text/csv")
         response["Content-Disposition"] = f'attachment; filename="destruction-log-{event.licence.number}.csv"'
         return response
-    context = {"event": event, "log": log, "generated_at": stamp,
-               "missing_video": list(selectors.draws_needing_video(event))}
+    context = {
+        "event": event,
+        "log": log,
+        "generated_at": stamp,
+        "missing_video": list(selectors.draws_needing_video(event)),
+    }
     if fmt == "pdf":
-        pdf = render_pdf("pdf/destruction_log.html",
-                         {**context, "footer_left": f"{event.name} · destruction log · {stamp}"}, request=request)
+        pdf = render_pdf(
+            "pdf/destruction_log.html",
+            {**context, "footer_left": f"{event.name} · destruction log · {stamp}"},
+            request=request,
+        )
         return pdf_response(pdf, f"destruction-log-{event.licence.number}.pdf")
     return render(request, "raffle/audit/destructions.html", context)
 
@@ -118,10 +176,16 @@ def video_register(request, event_id: int):
                 form.add_error(None, str(error))
             else:
                 return redirect("audit_videos", event_id=event.pk)
-    return render(request, "raffle/audit/videos.html", {
-        "event": event, "videos": selectors.video_register_rows(event),
-        "missing": selectors.draws_needing_video(event), "form": form if can_write else None,
-    })
+    return render(
+        request,
+        "raffle/audit/videos.html",
+        {
+            "event": event,
+            "videos": selectors.video_register_rows(event),
+            "missing": selectors.draws_needing_video(event),
+            "form": form if can_write else None,
+        },
+    )
 
 
 @roles.role_required(*READERS)
@@ -130,8 +194,7 @@ def video_file(request, event_id: int, video_id: int):
     video = get_object_or_404(DrawVideo, pk=video_id, draw__event_id=event_id)
     if not video.file:
         raise Http404("This recording is kept outside the application; see its location.")
-    return FileResponse(video.file.open("rb"), as_attachment=True,
-                        filename=video.file.name.rsplit("/", 1)[-1])
+    return FileResponse(video.file.open("rb"), as_attachment=True, filename=video.file.name.rsplit("/", 1)[-1])
 
 
 @roles.role_required(*READERS)
@@ -150,15 +213,22 @@ def registrar_register(request, event_id: int):
                 form.add_error(None, str(error))
             else:
                 return redirect("audit_registrar", event_id=event.pk)
-    return render(request, "raffle/audit/registrar.html", {
-        "event": event, "entries": selectors.registrar_register(event), "form": form if can_write else None,
-    })
+    return render(
+        request,
+        "raffle/audit/registrar.html",
+        {
+            "event": event,
+            "entries": selectors.registrar_register(event),
+            "form": form if can_write else None,
+        },
+    )
 
 
 def deck_public(request, event_id: int):
     """R:E4 public: the commitments, each revealed one recomputed in the open."""
-    event = get_object_or_404(Event.objects.select_related("licence__organisation"), pk=event_id,
-                              deck_kind=DeckKind.ELECTRONIC)
+    event = get_object_or_404(
+        Event.objects.select_related("licence__organisation"), pk=event_id, deck_kind=DeckKind.ELECTRONIC
+    )
     report = services.deck_verify(event=event)
     rows = selectors.deck_commitments(event)
     checks = {c.number: c for c in report.checks}
@@ -168,8 +238,10 @@ def deck_public(request, event_id: int):
     context = {"event": event, "rows": rows, "report": report, "domain": COMMITMENT_DOMAIN}
     if request.GET.get("format") == "pdf":
         stamp = timezone.localtime().strftime("%Y-%m-%d %H:%M %Z")
-        pdf = render_pdf("pdf/deck_commitments.html",
-                         {**context, "generated_at": stamp,
-                          "footer_left": f"{event.name} · deck commitments · {stamp}"}, request=request)
+        pdf = render_pdf(
+            "pdf/deck_commitments.html",
+            {**context, "generated_at": stamp, "footer_left": f"{event.name} · deck commitments · {stamp}"},
+            request=request,
+        )
         return pdf_response(pdf, f"deck-commitments-{event.licence.number}.pdf")
     return render(request, "raffle/audit/deck.html", context)

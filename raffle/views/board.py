@@ -35,9 +35,13 @@ def public_board(request, event_id: int):
     if board is None:
         raise Http404("No such raffle.")
     event = board["event"]
-    return render(request, "raffle/board.html", {
-        **board,
-        "connex": CONNEX_ONTARIO,
-        "rules_url": rules_of_play_url(event),
-        "refresh_seconds": getattr(settings, "BOARD_REFRESH_SECONDS", 20),
-    })
+    return render(
+        request,
+        "raffle/board.html",
+        {
+            **board,
+            "connex": CONNEX_ONTARIO,
+            "rules_url": rules_of_play_url(event),
+            "refresh_seconds": getattr(settings, "BOARD_REFRESH_SECONDS", 20),
+        },
+    )

@@ -30,12 +30,16 @@ def event_dashboard(request, event_id: int):
     data = selectors.event_dashboard(event)
     draws = data["draws"]
     points = [ChartPoint(d.number, d.ticket_sales, d.jackpot_after) for d in draws if d.ticket_sales is not None]
-    return render(request, "raffle/dashboard.html", {
-        "event": event,
-        **data,
-        "chart": mark_safe(sales_and_jackpot_svg(points)) if points else "",  # built with escape()
-        "deadlines": _deadlines(event),
-        "forecast": selectors.prize_board_forecast(event),
-        "missing_videos": list(selectors.draws_needing_video(event).only("number", "scheduled_at")),
-        "can_run_draws": roles.user_has_role(request.user, roles.DRAW_STAFF, roles.ADMINISTRATOR),
-    })
+    return render(
+        request,
+        "raffle/dashboard.html",
+        {
+            "event": event,
+            **data,
+            "chart": mark_safe(sales_and_jackpot_svg(points)) if points else "",  # built with escape()
+            "deadlines": _deadlines(event),
+            "forecast": selectors.prize_board_forecast(event),
+            "missing_videos": list(selectors.draws_needing_video(event).only("number", "scheduled_at")),
+            "can_run_draws": roles.user_has_role(request.user, roles.DRAW_STAFF, roles.ADMINISTRATOR),
+        },
+    )

@@ -62,8 +62,7 @@ def _screen(draw: Draw) -> str:
 def _progress(draw: Draw) -> list[dict]:
     here = _ORDER.index(draw.state) if draw.state in _ORDER else 0
     return [
-        {"label": label, "done": _ORDER.index(state) <= here,
-         "current": _ORDER.index(state) == here + 1}
+        {"label": label, "done": _ORDER.index(state) <= here, "current": _ORDER.index(state) == here + 1}
         for state, label in PROGRESS
     ]
 
@@ -90,7 +89,8 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
         "by_rng": by_rng,
         "progress": _progress(draw),
         "screen_template": select_template(
-            [f"raffle/drawnight/_{screen}.html", "raffle/drawnight/_generic.html"]).template.name,
+            [f"raffle/drawnight/_{screen}.html", "raffle/drawnight/_generic.html"]
+        ).template.name,
     }
     if screen == DrawState.SELLING and not draw.is_imported:
         # R:P1 R:T11 the figures come from the tickets sold, before anything is fixed.
@@ -109,8 +109,10 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
 
 def _stale(request, draw: Draw, expected: str) -> None:
     if expected not in DrawState.values:
-        messages.error(request, "That form was out of date, so nothing was done. Here is the draw "
-                                "as it stands; check it and try again.")
+        messages.error(
+            request,
+            "That form was out of date, so nothing was done. Here is the draw as it stands; check it and try again.",
+        )
         return
     done = DrawState(expected).label
     messages.error(
@@ -132,18 +134,27 @@ def _close_sales_preview(draw: Draw, cleaned: dict):
         return split_sales(counted, rounding=draw.event.rounding)
     tickets = selectors.draw_sales_reconciliation(draw)
     if tickets.split is None:  # R:T7
-        raise RaffleError(f"No valid ticket has been sold for draw {draw.number}; sales cannot close on an "
-                          "empty pool. Record the night's sales first.", rule="T7")
+        raise RaffleError(
+            f"No valid ticket has been sold for draw {draw.number}; sales cannot close on an "
+            "empty pool. Record the night's sales first.",
+            rule="T7",
+        )
     container = cleaned.get("container_count")
     if container is not None and container != tickets.valid_tickets:  # R:T7 R:L13
-        raise RaffleError(f"The container holds {container} tickets but {tickets.valid_tickets} valid tickets "
-                          f"were sold for draw {draw.number}. Recount, or find the missing sale, before "
-                          "closing.", rule="L13")
+        raise RaffleError(
+            f"The container holds {container} tickets but {tickets.valid_tickets} valid tickets "
+            f"were sold for draw {draw.number}. Recount, or find the missing sale, before "
+            "closing.",
+            rule="L13",
+        )
     if counted:
         amount = parse_amount(counted, what="The counted amount")
         if amount != tickets.sales:  # R:T11
-            raise RaffleError(f"The tickets sold for draw {draw.number} add up to ${tickets.sales:,.2f}, but "
-                              f"${amount:,.2f} was counted. Find the difference before closing sales.", rule="T11")
+            raise RaffleError(
+                f"The tickets sold for draw {draw.number} add up to ${tickets.sales:,.2f}, but "
+                f"${amount:,.2f} was counted. Find the difference before closing sales.",
+                rule="T11",
+            )
     return tickets.split
 
 
@@ -201,14 +212,21 @@ def draw_claim(request, draw_id: int):
     try:
         if request.POST.get("action") == "claim":
             selection = services.winner_claim(actor=request.user, draw=draw, expected_serial=shown)
-            messages.success(request, f"Ticket {selection.ticket.serial}: the claim is recorded. Pay the prize "
-                                      "from the treasurer's Prizes page.")
+            messages.success(
+                request,
+                f"Ticket {selection.ticket.serial}: the claim is recorded. Pay the prize "
+                "from the treasurer's Prizes page.",
+            )
         else:
             form = unclaimed_redraw_form(draw, request.POST)
             if form is not None and not form.is_valid():
                 raise RaffleError(" ".join(error for errors in form.errors.values() for error in errors))
-            messages.success(request, perform_unclaimed_redraw(
-                actor=request.user, draw=draw, cleaned=form.cleaned_data if form else {}, expected_serial=shown))
+            messages.success(
+                request,
+                perform_unclaimed_redraw(
+                    actor=request.user, draw=draw, cleaned=form.cleaned_data if form else {}, expected_serial=shown
+                ),
+            )
     except DomainError as error:
         messages.error(request, str(error))
     return redirect("draw_night", draw_id=draw.pk)

@@ -13,10 +13,14 @@ def home(request):
 @login_required
 def event_detail(request, event_id: int):
     event = get_object_or_404(selectors.event_list(), pk=event_id)
-    return render(request, "raffle/event_detail.html", {
-        "event": event,
-        "summary": selectors.event_summary(event),
-        "current": selectors.current_draw(event),
-        "draws": selectors.draw_history(event),
-        "envelopes": selectors.envelope_board(event),
-    })
+    return render(
+        request,
+        "raffle/event_detail.html",
+        {
+            "event": event,
+            "summary": selectors.event_summary(event),
+            "current": selectors.current_draw(event),
+            "draws": selectors.draw_history(event),
+            "envelopes": selectors.envelope_board(event),
+        },
+    )

@@ -56,9 +56,16 @@ def exit_strategy(request, event_id: int):
                     return redirect("exit_strategy", event.pk)
         except DomainError as error:
             messages.error(request, str(error))
-    return render(request, "raffle/exit_strategy.html", {
-        "event": event, "current": current, "forecast": forecast,
-        "settings_form": settings_form, "must_go_form": must_go_form,
-        "frozen": services.rules_frozen(event),
-        "must_go_tickets": current.must_go_tickets.all() if current is not None else [],
-    })
+    return render(
+        request,
+        "raffle/exit_strategy.html",
+        {
+            "event": event,
+            "current": current,
+            "forecast": forecast,
+            "settings_form": settings_form,
+            "must_go_form": must_go_form,
+            "frozen": services.rules_frozen(event),
+            "must_go_tickets": current.must_go_tickets.all() if current is not None else [],
+        },
+    )

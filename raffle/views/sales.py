@@ -27,21 +27,27 @@ class SaleForm(forms.Form):
     units = forms.IntegerField(label="How many of this price", min_value=1, max_value=100, initial=1)
     envelope_pick = forms.TypedChoiceField(label="Envelope picked (sealed envelopes only)", coerce=int)
     device = forms.CharField(label="Point-of-sale device or seller", max_length=60)
-    serials = forms.CharField(label="Stub serials (paper stubs only, separated by spaces or commas)",
-                              required=False, max_length=2000)
+    serials = forms.CharField(
+        label="Stub serials (paper stubs only, separated by spaces or commas)", required=False, max_length=2000
+    )
 
     def __init__(self, *args, draw: Draw, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["tier"].choices = [(t.quantity, str(t)) for t in draw.event.price_tiers.all()]
         self.fields["envelope_pick"].choices = [("", "— choose —")] + [
-            (n, f"Envelope {n}") for n in sales_selectors.sealed_envelope_numbers(draw)]
+            (n, f"Envelope {n}") for n in sales_selectors.sealed_envelope_numbers(draw)
+        ]
         if draw.event.licence.sales_channel != SalesChannel.PAPER_STUB:
             del self.fields["serials"]
         if draw.event.is_bingo:  # R:T12 the seller attests the sale is made inside the hall
             self.fields["inside_hall"] = forms.BooleanField(
-                label=f"This sale is made inside {draw.event.draw_place}", required=True,
-                error_messages={"required": f"A bingo event's tickets are sold inside {draw.event.draw_place} "
-                                            "only: tick the box if this sale is made there."})
+                label=f"This sale is made inside {draw.event.draw_place}",
+                required=True,
+                error_messages={
+                    "required": f"A bingo event's tickets are sold inside {draw.event.draw_place} "
+                    "only: tick the box if this sale is made there."
+                },
+            )
 
 
 class VoidForm(forms.Form):
@@ -66,11 +72,15 @@ class ReturnRollForm(forms.Form):
         # A book's stubs were recorded one sale at a time: its return counts no tiers.
         for tier in [] if books else draw.event.price_tiers.all():
             self.fields[f"tier_{tier.quantity}"] = forms.IntegerField(
-                label=f"Sales at {tier}", min_value=0, initial=0, required=False)
+                label=f"Sales at {tier}", min_value=0, initial=0, required=False
+            )
 
     def tier_counts(self) -> dict[int, int]:
-        return {int(name.removeprefix("tier_")): value or 0
-                for name, value in self.cleaned_data.items() if name.startswith("tier_")}
+        return {
+            int(name.removeprefix("tier_")): value or 0
+            for name, value in self.cleaned_data.items()
+            if name.startswith("tier_")
+        }
 
 
 def _sales_draw(draw_id: int) -> Draw:
@@ -93,24 +103,42 @@ def _rolls_page(request, draw: Draw):
             data = form.cleaned_data
             try:
                 if action == "issue":
-                    roll = services.roll_issue(actor=request.user, draw=draw, seller_name=data["seller_name"],
-                                               first_serial=data["first_serial"], last_serial=data["last_serial"],
-                                               kind=RollKind.BOOK if books else RollKind.ROLL)
+                    roll = services.roll_issue(
+                        actor=request.user,
+                        draw=draw,
+                        seller_name=data["seller_name"],
+                        first_serial=data["first_serial"],
+                        last_serial=data["last_serial"],
+                        kind=RollKind.BOOK if books else RollKind.ROLL,
+                    )
                     messages.success(request, f"Issued {roll}.")
                 else:
                     roll = next(r for r in rolls if r.pk == data["roll"])
-                    sold = services.roll_return(actor=request.user, roll=roll, first_unsold=data["first_unsold"],
-                                                tier_counts=form.tier_counts())
+                    sold = services.roll_return(
+                        actor=request.user, roll=roll, first_unsold=data["first_unsold"], tier_counts=form.tier_counts()
+                    )
                     roll.refresh_from_db()
-                    messages.success(request, f"{roll} returned: {roll.first_unsold - roll.first_serial} tickets "
-                                              f"sold, ${sum(s.amount for s in sold):,.2f} recorded with it.")
+                    messages.success(
+                        request,
+                        f"{roll} returned: {roll.first_unsold - roll.first_serial} tickets "
+                        f"sold, ${sum(s.amount for s in sold):,.2f} recorded with it.",
+                    )
             except DomainError as error:
                 form.add_error(None, str(error))
             else:
                 return redirect("sales_rolls", draw_id=draw.pk)
-    return render(request, "raffle/sales/rolls.html", {
-        "draw": draw, "rolls": rolls, "books": books, "issue_form": issue_form, "return_form": return_form,
-        "summary": sales_selectors.draw_sales_summary(draw)})
+    return render(
+        request,
+        "raffle/sales/rolls.html",
+        {
+            "draw": draw,
+            "rolls": rolls,
+            "books": books,
+            "issue_form": issue_form,
+            "return_form": return_form,
+            "summary": sales_selectors.draw_sales_summary(draw),
+        },
+    )
 
 
 @roles.role_required(*SALES_ROLES)
@@ -126,26 +154,39 @@ def sell(request, draw_id: int):
     draw = _sales_draw(draw_id)
     if draw.event.licence.sales_channel == SalesChannel.PAPER_ROLL:
         return _rolls_page(request, draw)
-    form = SaleForm(request.POST or None, draw=draw,
-                    initial={"device": request.session.get("sales_device", "")})
+    form = SaleForm(request.POST or None, draw=draw, initial={"device": request.session.get("sales_device", "")})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         serials = data.get("serials", "").replace(",", " ").split() or None
         try:
             sale = services.ticket_sell(
-                actor=request.user, draw=draw, tier_quantity=data["tier"], units=data["units"],
-                purchaser_name=data["purchaser_name"], purchaser_contact=data["purchaser_contact"],
-                envelope_pick=data["envelope_pick"], device=data["device"], serials=serials,
-                place=draw.event.draw_place if data.get("inside_hall") else "")
+                actor=request.user,
+                draw=draw,
+                tier_quantity=data["tier"],
+                units=data["units"],
+                purchaser_name=data["purchaser_name"],
+                purchaser_contact=data["purchaser_contact"],
+                envelope_pick=data["envelope_pick"],
+                device=data["device"],
+                serials=serials,
+                place=draw.event.draw_place if data.get("inside_hall") else "",
+            )
         except DomainError as error:
             form.add_error(None, str(error))
         else:
             request.session["sales_device"] = data["device"]
             messages.success(request, f"Sold {sale.ticket_count} ticket(s) for ${sale.amount:,.2f}.")
             return redirect("sale_detail", sale_id=sale.pk)
-    return render(request, "raffle/sales/sell.html", {
-        "draw": draw, "form": form, "summary": sales_selectors.draw_sales_summary(draw),
-        "recent": sales_selectors.recent_sales(draw)})
+    return render(
+        request,
+        "raffle/sales/sell.html",
+        {
+            "draw": draw,
+            "form": form,
+            "summary": sales_selectors.draw_sales_summary(draw),
+            "recent": sales_selectors.recent_sales(draw),
+        },
+    )
 
 
 @roles.role_required(*SALES_ROLES)
@@ -154,9 +195,16 @@ def sale_detail(request, sale_id: int):
         sale, serials = sales_selectors.sale_with_tickets(sale_id)
     except Sale.DoesNotExist:
         raise Http404 from None
-    return render(request, "raffle/sales/detail.html", {
-        "sale": sale, "serials": serials, "void_form": VoidForm(),
-        "can_void": roles.user_has_role(request.user, *VOID_ROLES)})
+    return render(
+        request,
+        "raffle/sales/detail.html",
+        {
+            "sale": sale,
+            "serials": serials,
+            "void_form": VoidForm(),
+            "can_void": roles.user_has_role(request.user, *VOID_ROLES),
+        },
+    )
 
 
 @roles.role_required(*SALES_ROLES)  # who first: a visitor is sent to sign in, not told 405
@@ -169,8 +217,17 @@ def sale_ticket_pdf(request, sale_id: int):
         messages.error(request, str(error))
         return redirect("sale_detail", sale_id=sale_id)
     sale, serials = sales_selectors.sale_with_tickets(sale.pk)
-    pdf = render_pdf("pdf/ticket.html", {"sale": sale, "serials": serials, "reprint": reprint,
-                                         "helpline": HELPLINE, "draw": sale.draw, "event": sale.draw.event})
+    pdf = render_pdf(
+        "pdf/ticket.html",
+        {
+            "sale": sale,
+            "serials": serials,
+            "reprint": reprint,
+            "helpline": HELPLINE,
+            "draw": sale.draw,
+            "event": sale.draw.event,
+        },
+    )
     return pdf_response(pdf, f"ticket-{sale.draw.number}-{sale.pk}{'-reprint' if reprint else ''}.pdf")
 
 
@@ -212,5 +269,6 @@ def draw_ticket_log(request, draw_id: int):
 
     response = StreamingHttpResponse(rows(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = (
-        f'attachment; filename="tickets-{draw.event.licence.number}-draw-{draw.number}.csv"')
+        f'attachment; filename="tickets-{draw.event.licence.number}-draw-{draw.number}.csv"'
+    )
     return response

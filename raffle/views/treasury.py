@@ -32,12 +32,13 @@ from licensing.models import (
     ReportKind,
 )
 from raffle import selectors, services
+from raffle import treasury_forms as tf
 from raffle.models import Draw, Event, PrizePayment, UnclaimedPrize
-from raffle.reports import builders, render as report_render
+from raffle.reports import builders
+from raffle.reports import render as report_render
 from raffle.reports.deadlines import deadlines_ics, event_deadlines
 from raffle.reports.ledger import ledger_csv
 from raffle.reports.reconciliation import deposit_allocations, draw_reconciliation, trust_account_of
-from raffle import treasury_forms as tf
 
 READ = (TREASURER, AUDITOR, ADMINISTRATOR)
 WRITE = (TREASURER, ADMINISTRATOR)
@@ -48,8 +49,13 @@ def _event(event_id: int) -> Event:
 
 
 def _context(request, event: Event, **extra) -> dict:
-    return {"event": event, "licence": event.licence, "can_write": user_has_role(request.user, *WRITE),
-            "account": trust_account_of(event), **extra}
+    return {
+        "event": event,
+        "licence": event.licence,
+        "can_write": user_has_role(request.user, *WRITE),
+        "account": trust_account_of(event),
+        **extra,
+    }
 
 
 def _csv(text: str, filename: str) -> HttpResponse:
@@ -61,8 +67,9 @@ def _csv(text: str, filename: str) -> HttpResponse:
 def _write(request, form, call, *, done: str, back: str):
     """Validate the form, call one service, report the result, go back."""
     if not form.is_valid():
-        problems = "; ".join(f"{form.fields[f].label if f in form.fields else ''} {' '.join(e)}".strip()
-                             for f, e in form.errors.items())
+        problems = "; ".join(
+            f"{form.fields[f].label if f in form.fields else ''} {' '.join(e)}".strip() for f, e in form.errors.items()
+        )
         messages.error(request, f"Nothing was saved. {problems}")
     else:
         try:
@@ -86,16 +93,24 @@ def overview(request, event_id: int):
     deadlines = event_deadlines(event, today=today)
     recon = draw_reconciliation(event, today=today)
     feed = reverse("treasury_deadlines_ics", args=[event.pk])
-    return render(request, "treasury/overview.html", _context(
-        request, event, today=today,
-        feed_url=request.build_absolute_uri(f"{feed}?token={deadlines_feed_token(request.user, event)}"),
-        deadlines=[(d, d.status(today)) for d in deadlines],
-        periods=builders.available_periods(event),
-        flagged=[line for line in recon if line.flags],
-        summary=selectors.event_summary(event),
-        issued=[(r, licensing_services.report_file_intact(r)) for r in
-                IssuedReport.objects.filter(licence=event.licence).select_related("generated_by")],
-    ))
+    return render(
+        request,
+        "treasury/overview.html",
+        _context(
+            request,
+            event,
+            today=today,
+            feed_url=request.build_absolute_uri(f"{feed}?token={deadlines_feed_token(request.user, event)}"),
+            deadlines=[(d, d.status(today)) for d in deadlines],
+            periods=builders.available_periods(event),
+            flagged=[line for line in recon if line.flags],
+            summary=selectors.event_summary(event),
+            issued=[
+                (r, licensing_services.report_file_intact(r))
+                for r in IssuedReport.objects.filter(licence=event.licence).select_related("generated_by")
+            ],
+        ),
+    )
 
 
 @role_required(*READ)
@@ -103,17 +118,23 @@ def deposits(request, event_id: int):
     event = _event(event_id)
     account = trust_account_of(event)
     officers = account.signing_officers.all() if account else []
-    return render(request, "treasury/deposits.html", _context(
-        request, event,
-        reconciliation=draw_reconciliation(event),
-        allocations=deposit_allocations(event),
-        officers=officers,
-        account_form=tf.TrustAccountForm(licence=event.licence),
-        officers_form=tf.SigningOfficersForm(
-            licence=event.licence, initial={"signing_officers": list(officers) if account else []}),
-        deposit_form=tf.DepositForm(event=event),
-        coverage_form=tf.CoverageForm(event=event),
-    ))
+    return render(
+        request,
+        "treasury/deposits.html",
+        _context(
+            request,
+            event,
+            reconciliation=draw_reconciliation(event),
+            allocations=deposit_allocations(event),
+            officers=officers,
+            account_form=tf.TrustAccountForm(licence=event.licence),
+            officers_form=tf.SigningOfficersForm(
+                licence=event.licence, initial={"signing_officers": list(officers) if account else []}
+            ),
+            deposit_form=tf.DepositForm(event=event),
+            coverage_form=tf.CoverageForm(event=event),
+        ),
+    )
 
 
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
@@ -121,11 +142,22 @@ def deposits(request, event_id: int):
 def account_open(request, event_id: int):
     event = _event(event_id)
     form = tf.TrustAccountForm(request.POST, licence=event.licence)
-    return _write(request, form, lambda d: licensing_services.trust_account_open(
-        actor=request.user, licence=event.licence, bank_name=d["bank_name"], branch=d["branch"],
-        account_number=d["account_number"], opened_on=d["opened_on"],
-        deposit_within_days=d["deposit_within_days"], signing_officers=list(d["signing_officers"])),
-        done="Trust account recorded.", back=reverse("treasury_deposits", args=[event.pk]))
+    return _write(
+        request,
+        form,
+        lambda d: licensing_services.trust_account_open(
+            actor=request.user,
+            licence=event.licence,
+            bank_name=d["bank_name"],
+            branch=d["branch"],
+            account_number=d["account_number"],
+            opened_on=d["opened_on"],
+            deposit_within_days=d["deposit_within_days"],
+            signing_officers=list(d["signing_officers"]),
+        ),
+        done="Trust account recorded.",
+        back=reverse("treasury_deposits", args=[event.pk]),
+    )
 
 
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
@@ -136,9 +168,15 @@ def account_officers(request, event_id: int):
     if account is None:
         raise Http404("No trust account yet.")
     form = tf.SigningOfficersForm(request.POST, licence=event.licence)
-    return _write(request, form, lambda d: licensing_services.trust_account_set_officers(
-        actor=request.user, account=account, signing_officers=list(d["signing_officers"])),
-        done="Signing officers updated.", back=reverse("treasury_deposits", args=[event.pk]))
+    return _write(
+        request,
+        form,
+        lambda d: licensing_services.trust_account_set_officers(
+            actor=request.user, account=account, signing_officers=list(d["signing_officers"])
+        ),
+        done="Signing officers updated.",
+        back=reverse("treasury_deposits", args=[event.pk]),
+    )
 
 
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
@@ -154,11 +192,17 @@ def deposit_add(request, event_id: int):
 
     def call(d):
         deposit = licensing_services.deposit_record(
-            actor=request.user, account=account, slip_number=d["slip_number"], deposited_on=d["deposited_on"],
-            amount=d["amount"], slip_scan=d["slip_scan"])
+            actor=request.user,
+            account=account,
+            slip_number=d["slip_number"],
+            deposited_on=d["deposited_on"],
+            amount=d["amount"],
+            slip_scan=d["slip_scan"],
+        )
         if d["draw"]:
-            services.deposit_cover_draws(actor=request.user, deposit=deposit,
-                                         amounts={d["draw"]: d["draw_amount"] or d["amount"]})
+            services.deposit_cover_draws(
+                actor=request.user, deposit=deposit, amounts={d["draw"]: d["draw_amount"] or d["amount"]}
+            )
 
     return _write(request, form, call, done="Deposit recorded.", back=back)
 
@@ -169,9 +213,13 @@ def deposit_cover(request, event_id: int, deposit_id: int):
     event = _event(event_id)
     deposit = get_object_or_404(Deposit, pk=deposit_id, account__licence=event.licence)
     form = tf.CoverageForm(request.POST, event=event)
-    return _write(request, form, lambda d: services.deposit_cover_draws(
-        actor=request.user, deposit=deposit, amounts={d["draw"]: d["amount"]}),
-        done=f"Slip {deposit.slip_number} updated.", back=reverse("treasury_deposits", args=[event.pk]))
+    return _write(
+        request,
+        form,
+        lambda d: services.deposit_cover_draws(actor=request.user, deposit=deposit, amounts={d["draw"]: d["amount"]}),
+        done=f"Slip {deposit.slip_number} updated.",
+        back=reverse("treasury_deposits", args=[event.pk]),
+    )
 
 
 @role_required(*READ)
@@ -188,15 +236,23 @@ def deposit_slip(request, event_id: int, deposit_id: int):
 @role_required(*READ)
 def prizes(request, event_id: int):
     event = _event(event_id)
-    return render(request, "treasury/prizes.html", _context(
-        request, event,
-        draws=Draw.objects.filter(event=event, state="closed").order_by("number"),
-        payments=PrizePayment.objects.filter(draw__event=event).select_related("draw"),
-        unclaimed=UnclaimedPrize.objects.filter(draw__event=event).select_related("draw")
-        .prefetch_related("attempts"),
-        payment_form=tf.PrizePaymentForm(event=event), unclaimed_form=tf.UnclaimedForm(event=event),
-        attempt_form=tf.ContactAttemptForm(), today=timezone.localdate(),
-    ))
+    return render(
+        request,
+        "treasury/prizes.html",
+        _context(
+            request,
+            event,
+            draws=Draw.objects.filter(event=event, state="closed").order_by("number"),
+            payments=PrizePayment.objects.filter(draw__event=event).select_related("draw"),
+            unclaimed=UnclaimedPrize.objects.filter(draw__event=event)
+            .select_related("draw")
+            .prefetch_related("attempts"),
+            payment_form=tf.PrizePaymentForm(event=event),
+            unclaimed_form=tf.UnclaimedForm(event=event),
+            attempt_form=tf.ContactAttemptForm(),
+            today=timezone.localdate(),
+        ),
+    )
 
 
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
@@ -204,9 +260,21 @@ def prizes(request, event_id: int):
 def prize_pay(request, event_id: int):
     event = _event(event_id)
     form = tf.PrizePaymentForm(request.POST, event=event)
-    return _write(request, form, lambda d: services.prize_payment_record(
-        actor=request.user, draw=d["draw"], kind=d["kind"], method=d["method"], reference=d["reference"],
-        paid_on=d["paid_on"], payee=d["payee"]), done="Payment recorded.", back=reverse("treasury_prizes", args=[event.pk]))
+    return _write(
+        request,
+        form,
+        lambda d: services.prize_payment_record(
+            actor=request.user,
+            draw=d["draw"],
+            kind=d["kind"],
+            method=d["method"],
+            reference=d["reference"],
+            paid_on=d["paid_on"],
+            payee=d["payee"],
+        ),
+        done="Payment recorded.",
+        back=reverse("treasury_prizes", args=[event.pk]),
+    )
 
 
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
@@ -214,9 +282,13 @@ def prize_pay(request, event_id: int):
 def prize_unclaimed(request, event_id: int):
     event = _event(event_id)
     form = tf.UnclaimedForm(request.POST, event=event)
-    return _write(request, form, lambda d: services.prize_mark_unclaimed(
-        actor=request.user, draw=d["draw"], kind=d["kind"]),
-        done="Prize held in trust as unclaimed.", back=reverse("treasury_prizes", args=[event.pk]))
+    return _write(
+        request,
+        form,
+        lambda d: services.prize_mark_unclaimed(actor=request.user, draw=d["draw"], kind=d["kind"]),
+        done="Prize held in trust as unclaimed.",
+        back=reverse("treasury_prizes", args=[event.pk]),
+    )
 
 
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
@@ -225,9 +297,15 @@ def prize_attempt(request, event_id: int, prize_id: int):
     event = _event(event_id)
     prize = get_object_or_404(UnclaimedPrize, pk=prize_id, draw__event=event)
     form = tf.ContactAttemptForm(request.POST)
-    return _write(request, form, lambda d: services.prize_log_contact_attempt(
-        actor=request.user, prize=prize, attempted_on=d["attempted_on"], means=d["means"], outcome=d["outcome"]),
-        done="Attempt logged.", back=reverse("treasury_prizes", args=[event.pk]))
+    return _write(
+        request,
+        form,
+        lambda d: services.prize_log_contact_attempt(
+            actor=request.user, prize=prize, attempted_on=d["attempted_on"], means=d["means"], outcome=d["outcome"]
+        ),
+        done="Attempt logged.",
+        back=reverse("treasury_prizes", args=[event.pk]),
+    )
 
 
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
@@ -247,14 +325,20 @@ def prize_to_proceeds(request, event_id: int, prize_id: int):
 def spending(request, event_id: int):
     event = _event(event_id)
     licence = event.licence
-    return render(request, "treasury/spending.html", _context(
-        request, event,
-        uses=ApprovedUse.objects.filter(licence=licence),
-        expenses=Expense.objects.filter(licence=licence).select_related("approved_use"),
-        donated=DonatedPrize.objects.filter(licence=licence),
-        use_form=tf.ApprovedUseForm(), expense_form=tf.ExpenseForm(licence=licence),
-        donated_form=tf.DonatedPrizeForm(),
-    ))
+    return render(
+        request,
+        "treasury/spending.html",
+        _context(
+            request,
+            event,
+            uses=ApprovedUse.objects.filter(licence=licence),
+            expenses=Expense.objects.filter(licence=licence).select_related("approved_use"),
+            donated=DonatedPrize.objects.filter(licence=licence),
+            use_form=tf.ApprovedUseForm(),
+            expense_form=tf.ExpenseForm(licence=licence),
+            donated_form=tf.DonatedPrizeForm(),
+        ),
+    )
 
 
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
@@ -262,11 +346,21 @@ def spending(request, event_id: int):
 def use_add(request, event_id: int):
     event = _event(event_id)
     form = tf.ApprovedUseForm(request.POST, request.FILES)
-    return _write(request, form, lambda d: licensing_services.approved_use_add(
-        actor=request.user, licence=event.licence, description=d["description"], approved_on=d["approved_on"],
-        is_amendment=d["is_amendment"], approval_reference=d["approval_reference"],
-        approval_document=d["approval_document"]),
-        done="Approved use recorded.", back=reverse("treasury_spending", args=[event.pk]))
+    return _write(
+        request,
+        form,
+        lambda d: licensing_services.approved_use_add(
+            actor=request.user,
+            licence=event.licence,
+            description=d["description"],
+            approved_on=d["approved_on"],
+            is_amendment=d["is_amendment"],
+            approval_reference=d["approval_reference"],
+            approval_document=d["approval_document"],
+        ),
+        done="Approved use recorded.",
+        back=reverse("treasury_spending", args=[event.pk]),
+    )
 
 
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
@@ -274,10 +368,23 @@ def use_add(request, event_id: int):
 def expense_add(request, event_id: int):
     event = _event(event_id)
     form = tf.ExpenseForm(request.POST, licence=event.licence)
-    return _write(request, form, lambda d: licensing_services.expense_record(
-        actor=request.user, licence=event.licence, kind=d["kind"], approved_use=d["approved_use"],
-        paid_on=d["paid_on"], amount=d["amount"], payee=d["payee"], description=d["description"],
-        reference=d["reference"]), done="Payment recorded.", back=reverse("treasury_spending", args=[event.pk]))
+    return _write(
+        request,
+        form,
+        lambda d: licensing_services.expense_record(
+            actor=request.user,
+            licence=event.licence,
+            kind=d["kind"],
+            approved_use=d["approved_use"],
+            paid_on=d["paid_on"],
+            amount=d["amount"],
+            payee=d["payee"],
+            description=d["description"],
+            reference=d["reference"],
+        ),
+        done="Payment recorded.",
+        back=reverse("treasury_spending", args=[event.pk]),
+    )
 
 
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
@@ -285,10 +392,20 @@ def expense_add(request, event_id: int):
 def donated_add(request, event_id: int):
     event = _event(event_id)
     form = tf.DonatedPrizeForm(request.POST)
-    return _write(request, form, lambda d: licensing_services.donated_prize_record(
-        actor=request.user, licence=event.licence, description=d["description"], donor=d["donor"],
-        value=d["value"], received_on=d["received_on"]),
-        done="Donated prize recorded.", back=reverse("treasury_spending", args=[event.pk]))
+    return _write(
+        request,
+        form,
+        lambda d: licensing_services.donated_prize_record(
+            actor=request.user,
+            licence=event.licence,
+            description=d["description"],
+            donor=d["donor"],
+            value=d["value"],
+            received_on=d["received_on"],
+        ),
+        done="Donated prize recorded.",
+        back=reverse("treasury_spending", args=[event.pk]),
+    )
 
 
 def _report_file(event: Event, kind: str, period: int | None, file_format: str):
@@ -296,8 +413,11 @@ def _report_file(event: Event, kind: str, period: int | None, file_format: str):
     number = event.licence.number
     if kind == ReportKind.FOUR_DRAW:
         report = builders.four_draw_report(event, period)
-        content = (report_render.four_draw_pdf(report) if file_format == "pdf"
-                   else report_render.four_draw_csv(report).encode())
+        content = (
+            report_render.four_draw_pdf(report)
+            if file_format == "pdf"
+            else report_render.four_draw_csv(report).encode()
+        )
         return content, f"{number}-four-draw-{period}.{file_format}", report.fee, report.due_on
     report = builders.final_report(event)
     content = report_render.final_pdf(report) if file_format == "pdf" else report_render.final_csv(report).encode()
@@ -336,8 +456,15 @@ def report_issue(request, event_id: int):
     try:
         content, _, fee, due_on = _report_file(event, kind, period, file_format)
         issued = licensing_services.report_issue(
-            actor=request.user, licence=event.licence, kind=kind, file_format=file_format, content=content,
-            period=period, fee=fee, due_on=due_on)
+            actor=request.user,
+            licence=event.licence,
+            kind=kind,
+            file_format=file_format,
+            content=content,
+            period=period,
+            fee=fee,
+            due_on=due_on,
+        )
     except DomainError as error:
         messages.error(request, str(error))
     else:
@@ -388,7 +515,9 @@ def deadlines_feed(request, event_id: int):
         return redirect_to_login(request.get_full_path())
     elif not user_has_role(request.user, *READ):
         raise PermissionDenied
-    response = HttpResponse(deadlines_ics(event, event_deadlines(event), host=request.get_host()),
-                            content_type="text/calendar; charset=utf-8")
+    response = HttpResponse(
+        deadlines_ics(event, event_deadlines(event), host=request.get_host()),
+        content_type="text/calendar; charset=utf-8",
+    )
     response["Content-Disposition"] = f'attachment; filename="{event.licence.number}-deadlines.ics"'
     return response

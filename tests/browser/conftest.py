@@ -13,8 +13,14 @@ CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def _in_ci() -> bool:
@@ -82,7 +88,7 @@ def axe_violations(page, url: str) -> list[dict]:
     bad = [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
     if bad:
         (ARTIFACTS / "axe-violations.json").write_text(json.dumps(bad, indent=2))
-    return [{"id": v["id"], "impact": v["impact"], "help": v["help"],
-             "targets": [n["target"] for n in v["nodes"]][:5]} for v in bad]
-
-
+    return [
+        {"id": v["id"], "impact": v["impact"], "help": v["help"], "targets": [n["target"] for n in v["nodes"]][:5]}
+        for v in bad
+    ]

@@ -148,6 +148,7 @@ def test_a_full_draw_night_to_rollover_in_the_browser(page, axe_context, live_se
     expect(page.get_by_role("heading", level=1)).to_contain_text("Not the Ace of Spades")
     shoot(page, "destroy-card")
     check_a11y(axe_page, url)
+
     def sign_destruction(destroyer, verifier, verifier_password=PASSWORD):
         page.get_by_label("Member who destroyed the card", exact=True).select_option(label=member(destroyer))
         page.get_by_label("Password of the member who destroyed the card").fill(PASSWORD)
@@ -179,8 +180,9 @@ def test_a_full_draw_night_to_rollover_in_the_browser(page, axe_context, live_se
     assert not [e for e in csp_errors if "Content Security Policy" in e], csp_errors
 
 
-def test_a_full_draw_night_to_the_ace_of_spades_in_the_browser(page, axe_context, live_server, shoot,
-                                                               night_setup):  # R:P4
+def test_a_full_draw_night_to_the_ace_of_spades_in_the_browser(
+    page, axe_context, live_server, shoot, night_setup
+):  # R:P4
     event, user = night_setup
     draw = event.draws.get(number=1)
     axe_page = axe_context.new_page()
@@ -200,11 +202,13 @@ def test_a_full_draw_night_to_the_ace_of_spades_in_the_browser(page, axe_context
     assert event.status == EventStatus.CONCLUDED
 
 
-def test_the_public_board_updates_itself_after_a_reveal(page, browser, axe_context, live_server, shoot,
-                                                        night_setup, request):  # R:T10
+def test_the_public_board_updates_itself_after_a_reveal(
+    page, browser, axe_context, live_server, shoot, night_setup, request
+):  # R:T10
     event, user = night_setup
-    draw = run_draw(event.draws.get(number=1), actor=user, sales="2000.00", envelope=23,
-                    until=DrawState.ENVELOPE_CHOSEN)
+    draw = run_draw(
+        event.draws.get(number=1), actor=user, sales="2000.00", envelope=23, until=DrawState.ENVELOPE_CHOSEN
+    )
     board_url = f"{live_server.url}{reverse('public_board', args=[event.pk])}"
     public = browser.new_context(viewport={"width": 1600, "height": 900})
     request.addfinalizer(public.close)  # stop the board polling once the test ends
@@ -240,7 +244,7 @@ def test_a_second_browser_on_the_same_step_is_refused(browser, live_server, shoo
     url = reverse("draw_night", args=[draw.pk])
     laptops = []
     serials = list(Ticket.objects.filter(draw=draw).order_by("seq").values_list("serial", flat=True)[:2])
-    for username, serial in zip((user.username, other.username), serials):
+    for username, serial in zip((user.username, other.username), serials, strict=True):
         context = browser.new_context()
         request.addfinalizer(context.close)
         laptop = context.new_page()

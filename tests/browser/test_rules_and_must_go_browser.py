@@ -6,6 +6,7 @@ import pytest
 from core import roles
 from tests.factories import PASSWORD, UserFactory, event_with_draw, members_for, run_draw
 
+
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     return {**browser_context_args, "java_script_enabled": False}

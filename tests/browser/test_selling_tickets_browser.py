@@ -8,6 +8,7 @@ from raffle import services
 from raffle.models import Sale
 from tests.factories import PASSWORD, LicenceFactory, UserFactory, event_with_draw
 
+
 @pytest.fixture
 def browser_context_args(browser_context_args):
     return {**browser_context_args, "java_script_enabled": False}

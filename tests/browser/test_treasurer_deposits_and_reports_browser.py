@@ -12,6 +12,7 @@ from core import roles
 from licensing.models import Deposit, IssuedReport
 from tests.factories import PASSWORD, MemberFactory, UserFactory, event_with_closed_draws
 
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_treasurer_reconciles_a_deposit_and_issues_the_four_draw_report(live_server, page, artifacts):  # R:L12 R:R1

@@ -8,17 +8,22 @@ from raffle.reports.ledger import ImportRefused, history_import
 
 
 class Command(BaseCommand):
-    help = ("Import the draws a raffle ran before it moved into this system: all rows or none. "
-            "Columns draw_number,draw_date,ticket_sales,envelope,card; optionally the published "
-            "draw_prize, jackpot_before and jackpot_after, checked against the computed figures.")
+    help = (
+        "Import the draws a raffle ran before it moved into this system: all rows or none. "
+        "Columns draw_number,draw_date,ticket_sales,envelope,card; optionally the published "
+        "draw_prize, jackpot_before and jackpot_after, checked against the computed figures."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--licence", required=True)
         parser.add_argument("file")
         parser.add_argument("--opening-jackpot", help="The jackpot before the first imported draw (seed).")
         parser.add_argument("--dry-run", action="store_true", help="Check and show; change nothing.")
-        parser.add_argument("--accept-mismatches", action="store_true",
-                            help="Import with the computed figures even where published ones differ.")
+        parser.add_argument(
+            "--accept-mismatches",
+            action="store_true",
+            help="Import with the computed figures even where published ones differ.",
+        )
 
     def handle(self, *args, **options):
         licence = Licence.objects.filter(number=options["licence"]).first()
@@ -30,9 +35,14 @@ class Command(BaseCommand):
         except (OSError, UnicodeDecodeError) as error:
             raise CommandError(f"Cannot read {options['file']}: {error}") from None
         try:
-            plan = history_import(actor=None, licence=licence, text=text,
-                                  opening_jackpot=options["opening_jackpot"], dry_run=options["dry_run"],
-                                  accept_mismatches=options["accept_mismatches"])
+            plan = history_import(
+                actor=None,
+                licence=licence,
+                text=text,
+                opening_jackpot=options["opening_jackpot"],
+                dry_run=options["dry_run"],
+                accept_mismatches=options["accept_mismatches"],
+            )
         except ImportRefused as error:
             raise CommandError(str(error)) from None
         except DomainError as error:
@@ -40,11 +50,12 @@ class Command(BaseCommand):
         for mismatch in plan.mismatches:
             self.stdout.write(f"Difference accepted: {mismatch}")
         for row in plan.rows:
-            self.stdout.write(f"draw {row.number} {row.date} sales {row.sales} prize {row.draw_prize} "
-                              f"jackpot {row.jackpot_before} -> {row.jackpot_after} envelope {row.envelope} "
-                              f"{row.card}")
+            self.stdout.write(
+                f"draw {row.number} {row.date} sales {row.sales} prize {row.draw_prize} "
+                f"jackpot {row.jackpot_before} -> {row.jackpot_after} envelope {row.envelope} "
+                f"{row.card}"
+            )
         verb = "Would import" if options["dry_run"] else "Imported"
         end = " The Ace of Spades concludes the event." if plan.concludes else ""
-        self.stdout.write(self.style.SUCCESS(
-            f"{verb} {len(plan.rows)} draw(s); jackpot now {plan.rows[-1].jackpot_after if not plan.concludes else 0}."
-            f"{end}"))
+        jackpot_now = 0 if plan.concludes else plan.rows[-1].jackpot_after
+        self.stdout.write(self.style.SUCCESS(f"{verb} {len(plan.rows)} draw(s); jackpot now {jackpot_now}.{end}"))

@@ -55,15 +55,22 @@ class Command(BaseCommand):
         for username, role, full_name, is_member, in_charge in DEMO_USERS:
             first, _, last = full_name.partition(" ")
             user = User.objects.create_user(
-                username=username, password=DEMO_PASSWORD, first_name=first, last_name=last,
-                is_staff=role != roles.SELLER, is_superuser=role == roles.ADMINISTRATOR,
+                username=username,
+                password=DEMO_PASSWORD,
+                first_name=first,
+                last_name=last,
+                is_staff=role != roles.SELLER,
+                is_superuser=role == roles.ADMINISTRATOR,
                 email=f"{username}@example.org",
             )
             user.groups.add(Group.objects.get(name=role))
             if is_member:
                 BonaFideMember.objects.create(
-                    organisation=organisation, user=user, full_name=full_name,
-                    date_of_birth=datetime.date(1970, 5, 17), is_in_charge=in_charge,
+                    organisation=organisation,
+                    user=user,
+                    full_name=full_name,
+                    date_of_birth=datetime.date(1970, 5, 17),
+                    is_in_charge=in_charge,
                 )
             made[username] = user
         return made
@@ -73,32 +80,47 @@ class Command(BaseCommand):
         first_draw_day = today - datetime.timedelta(days=7 * CLOSED_DRAWS - 3)
         first_draw_at = timezone.make_aware(datetime.datetime.combine(first_draw_day, datetime.time(19, 30)))
         organisation, _ = organisation_get_or_create(
-            actor=None, name="Harbourview Community Hospice Foundation",
-            charity_registration_number="118830274RR0001", street_address="240 Harbour Road",
-            city="Owen Sound", postal_code="N4K 2B1", contact_name="Pat Morrison",
-            contact_email="raffle@harbourview-hospice.example.org", contact_phone="519-555-0142",
+            actor=None,
+            name="Harbourview Community Hospice Foundation",
+            charity_registration_number="118830274RR0001",
+            street_address="240 Harbour Road",
+            city="Owen Sound",
+            postal_code="N4K 2B1",
+            contact_name="Pat Morrison",
+            contact_email="raffle@harbourview-hospice.example.org",
+            contact_phone="519-555-0142",
         )
         users = self._users(organisation)
         admin = users["admin"]
         eligibility_record(
-            actor=admin, organisation=organisation, is_non_profit=True,
+            actor=admin,
+            organisation=organisation,
+            is_non_profit=True,
             non_profit_evidence="Letters patent 1187734 (Ontario, 2009); CRA registration 118830274RR0001",
-            located_in_ontario=True, location_evidence="Head office: 240 Harbour Road, Owen Sound, Ontario",
+            located_in_ontario=True,
+            location_evidence="Head office: 240 Harbour Road, Owen Sound, Ontario",
             charitable_activity_since=datetime.date(2009, 4, 1),
             activity_evidence="Annual reports and audited statements 2009 to 2025",
             purpose=CharitablePurpose.COMMUNITY,
             purpose_description="Free residential and home hospice care for Grey and Bruce counties.",
         )
         licence = licence_create(
-            actor=admin, organisation=organisation, number=DEMO_LICENCE,
-            authority_kind=AuthorityKind.MUNICIPALITY, authority_name="City of Owen Sound",
-            sales_channel=SalesChannel.PAPER_ROLL, prize_board="50000.00",
+            actor=admin,
+            organisation=organisation,
+            number=DEMO_LICENCE,
+            authority_kind=AuthorityKind.MUNICIPALITY,
+            authority_name="City of Owen Sound",
+            sales_channel=SalesChannel.PAPER_ROLL,
+            prize_board="50000.00",
             issued_on=first_draw_day - datetime.timedelta(days=30),
             expires_on=first_draw_day + datetime.timedelta(days=364),
         )
         event = services.event_setup(
-            actor=admin, licence=licence, name="Harbourview Hospice Catch the Ace",
-            first_draw_at=first_draw_at, price_tiers=[(1, "5.00"), (3, "10.00"), (10, "20.00")],
+            actor=admin,
+            licence=licence,
+            name="Harbourview Hospice Catch the Ace",
+            first_draw_at=first_draw_at,
+            price_tiers=[(1, "5.00"), (3, "10.00"), (10, "20.00")],
             draw_place="Royal Canadian Legion Branch 6, 1450 2nd Avenue West, Owen Sound",
         )
         staff, treasurer = users["drawstaff"], users["treasurer"]
@@ -120,22 +142,47 @@ class Command(BaseCommand):
             # R:D3 a ticket is drawn from the container: here, a random sold one, typed twice.
             winner = rng.choice(list(Ticket.objects.filter(draw=draw).values_list("serial", flat=True)))
             services.draw_record_winning_ticket(
-                actor=staff, draw=draw, serial=winner, serial_again=winner,
-                winner_name=rng.choice(["A. MacLeod", "R. Singh", "D. Bouchard", "K. Wright",
-                                        "M. Nguyen", "J. Campbell", "S. Martin", "T. Lavoie"]),
+                actor=staff,
+                draw=draw,
+                serial=winner,
+                serial_again=winner,
+                winner_name=rng.choice(
+                    [
+                        "A. MacLeod",
+                        "R. Singh",
+                        "D. Bouchard",
+                        "K. Wright",
+                        "M. Nguyen",
+                        "J. Campbell",
+                        "S. Martin",
+                        "T. Lavoie",
+                    ]
+                ),
             )
             services.winner_claim(actor=staff, draw=draw)
             services.draw_choose_envelope(actor=staff, draw=draw, envelope_number=envelopes[number - 1])
             services.draw_reveal_card(actor=staff, draw=draw, card=non_ace_cards[number - 1])
-            services.draw_roll_over(actor=staff, draw=draw, destroyed_by=destroyer, verified_by=verifier,
-                                    destroyer_password=DEMO_PASSWORD, verifier_password=DEMO_PASSWORD)
+            services.draw_roll_over(
+                actor=staff,
+                draw=draw,
+                destroyed_by=destroyer,
+                verified_by=verifier,
+                destroyer_password=DEMO_PASSWORD,
+                verifier_password=DEMO_PASSWORD,
+            )
             tickets_sold = tickets_sold * rng.randrange(108, 125) // 100
         current = Draw.objects.get(event=event, number=CLOSED_DRAWS + 1)
         services.draw_open_sales(actor=staff, draw=current)
         # Tonight's rolls are out with the seller; one has come back already.
         serial = self._sell_rolls(staff, seller, current, serial, 60, rng)
-        services.roll_issue(actor=staff, draw=current, seller_name=seller.get_full_name(), seller=seller,
-                            first_serial=serial, last_serial=serial + 499)
+        services.roll_issue(
+            actor=staff,
+            draw=current,
+            seller_name=seller.get_full_name(),
+            seller=seller,
+            first_serial=serial,
+            last_serial=serial + 499,
+        )
         self._treasury(event, users, first_draw_day)
 
     def _sell_rolls(self, staff, seller, draw, serial, tickets, rng) -> int:
@@ -146,10 +193,17 @@ class Command(BaseCommand):
             batch = min(tickets, rng.randrange(250, 480))
             tens, rest = divmod(batch, 10)
             threes, ones = divmod(rest, 3)
-            roll = services.roll_issue(actor=staff, draw=draw, seller_name=seller.get_full_name(),
-                                       seller=seller, first_serial=serial, last_serial=serial + 499)
-            services.roll_return(actor=staff, roll=roll, first_unsold=serial + batch,
-                                 tier_counts={10: tens, 3: threes, 1: ones})
+            roll = services.roll_issue(
+                actor=staff,
+                draw=draw,
+                seller_name=seller.get_full_name(),
+                seller=seller,
+                first_serial=serial,
+                last_serial=serial + 499,
+            )
+            services.roll_return(
+                actor=staff, roll=roll, first_unsold=serial + batch, tier_counts={10: tens, 3: threes, 1: ones}
+            )
             serial += 500
             tickets -= batch
         return serial
@@ -158,31 +212,54 @@ class Command(BaseCommand):
         """The trust account, a deposit per draw (the last one still to make, so
         the reconciliation shows a flag), prize cheques and an approved use."""
         from licensing.models import ExpenseKind, PaymentMethod
-        from licensing.services import (approved_use_add, deposit_record, expense_record,
-                                        trust_account_open)
+        from licensing.services import approved_use_add, deposit_record, expense_record, trust_account_open
         from raffle.models import PrizeKind
 
         treasurer, admin = users["treasurer"], users["admin"]
         licence = event.licence
         account = trust_account_open(
-            actor=admin, licence=licence, bank_name="Grey Bruce Credit Union", branch="Owen Sound",
-            account_number="004417-92", opened_on=licence.issued_on,
-            signing_officers=list(BonaFideMember.objects.filter(user__in=[treasurer, admin])))
-        approved_use_add(actor=admin, licence=licence, description="Palliative care equipment",
-                         approved_on=licence.issued_on)
+            actor=admin,
+            licence=licence,
+            bank_name="Grey Bruce Credit Union",
+            branch="Owen Sound",
+            account_number="004417-92",
+            opened_on=licence.issued_on,
+            signing_officers=list(BonaFideMember.objects.filter(user__in=[treasurer, admin])),
+        )
+        approved_use_add(
+            actor=admin, licence=licence, description="Palliative care equipment", approved_on=licence.issued_on
+        )
         for draw in Draw.objects.filter(event=event, number__lt=CLOSED_DRAWS).order_by("number"):
             day = timezone.localdate(draw.scheduled_at)
-            deposit = deposit_record(actor=treasurer, account=account, slip_number=f"GB-{4400 + draw.number}",
-                                     deposited_on=day + datetime.timedelta(days=1), amount=draw.ticket_sales)
+            deposit = deposit_record(
+                actor=treasurer,
+                account=account,
+                slip_number=f"GB-{4400 + draw.number}",
+                deposited_on=day + datetime.timedelta(days=1),
+                amount=draw.ticket_sales,
+            )
             services.deposit_cover_draws(actor=treasurer, deposit=deposit, amounts={draw: draw.ticket_sales})
-            services.prize_payment_record(actor=treasurer, draw=draw, kind=PrizeKind.DRAW_PRIZE,
-                                          method=PaymentMethod.CHEQUE, reference=f"{2100 + draw.number}",
-                                          paid_on=day + datetime.timedelta(days=2), payee=draw.winner_name)
-        expense_record(actor=treasurer, licence=licence, kind=ExpenseKind.EXPENSE,
-                       paid_on=first_draw_day + datetime.timedelta(days=1), amount="412.00",
-                       payee="Bruce Print Shop", description="Ticket rolls and posters", reference="2001")
+            services.prize_payment_record(
+                actor=treasurer,
+                draw=draw,
+                kind=PrizeKind.DRAW_PRIZE,
+                method=PaymentMethod.CHEQUE,
+                reference=f"{2100 + draw.number}",
+                paid_on=day + datetime.timedelta(days=2),
+                payee=draw.winner_name,
+            )
+        expense_record(
+            actor=treasurer,
+            licence=licence,
+            kind=ExpenseKind.EXPENSE,
+            paid_on=first_draw_day + datetime.timedelta(days=1),
+            amount="412.00",
+            payee="Bruce Print Shop",
+            description="Ticket rolls and posters",
+            reference="2001",
+        )
 
     def _print_logins(self):
-        self.stdout.write("\nDemo logins (password for all: %s)" % DEMO_PASSWORD)
+        self.stdout.write(f"\nDemo logins (password for all: {DEMO_PASSWORD})")
         for username, role, full_name, _, _ in DEMO_USERS:
             self.stdout.write(f"  {username:<10} {role:<14} {full_name}")

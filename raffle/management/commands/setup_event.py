@@ -31,8 +31,10 @@ def _date(text: str) -> datetime.date:
 
 
 class Command(BaseCommand):
-    help = ("Create (if new) the organisation, then the licence and its Catch the Ace event with "
-            "52 envelopes and its first draw, and print what was made.")
+    help = (
+        "Create (if new) the organisation, then the licence and its Catch the Ace event with "
+        "52 envelopes and its first draw, and print what was made."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--licence", required=True, help="Licence number as printed on the licence.")
@@ -48,8 +50,9 @@ class Command(BaseCommand):
         parser.add_argument("--deck", choices=DeckKind.values, default=DeckKind.PAPER)
         parser.add_argument("--draw-time", default="19:30", help="Time of the weekly draw, HH:MM.")
         eligibility = parser.add_argument_group(
-            "eligibility (L1)", "Record the organisation's eligibility with its evidence; needed once, "
-            "before its first licence.")
+            "eligibility (L1)",
+            "Record the organisation's eligibility with its evidence; needed once, before its first licence.",
+        )
         eligibility.add_argument("--purpose", choices=CharitablePurpose.eligible())
         eligibility.add_argument("--active-since", help="Start of its charitable activity, YYYY-MM-DD.")
         eligibility.add_argument("--non-profit-evidence", default="", help="e.g. 'Letters patent 1234567'.")
@@ -70,33 +73,50 @@ class Command(BaseCommand):
                 organisation, created = organisation_get_or_create(actor=None, name=o["organisation"])
                 if o["purpose"]:
                     eligibility_record(
-                        actor=None, organisation=organisation, is_non_profit=True,
-                        non_profit_evidence=o["non_profit_evidence"], located_in_ontario=True,
+                        actor=None,
+                        organisation=organisation,
+                        is_non_profit=True,
+                        non_profit_evidence=o["non_profit_evidence"],
+                        located_in_ontario=True,
                         location_evidence=o["location_evidence"],
                         charitable_activity_since=_date(o["active_since"]) if o["active_since"] else None,
-                        activity_evidence=o["activity_evidence"], purpose=o["purpose"],
+                        activity_evidence=o["activity_evidence"],
+                        purpose=o["purpose"],
                     )
                 licence = licence_create(
-                    actor=None, organisation=organisation, number=o["licence"],
-                    authority_kind=AUTHORITIES[o["authority"]], authority_name=o["authority_name"],
-                    sales_channel=CHANNELS[o["channel"]], prize_board=o["prize_board"],
-                    issued_on=min(timezone.localdate(), starts), expires_on=expires,
+                    actor=None,
+                    organisation=organisation,
+                    number=o["licence"],
+                    authority_kind=AUTHORITIES[o["authority"]],
+                    authority_name=o["authority_name"],
+                    sales_channel=CHANNELS[o["channel"]],
+                    prize_board=o["prize_board"],
+                    issued_on=min(timezone.localdate(), starts),
+                    expires_on=expires,
                 )
                 event = event_setup(
-                    actor=None, licence=licence, name=f"Catch the Ace — {organisation.name}",
-                    first_draw_at=first_draw_at, price_tiers=[(1, o["ticket_price"])],
-                    deck_kind=o["deck"], rounding=o["rounding"],
+                    actor=None,
+                    licence=licence,
+                    name=f"Catch the Ace — {organisation.name}",
+                    first_draw_at=first_draw_at,
+                    price_tiers=[(1, o["ticket_price"])],
+                    deck_kind=o["deck"],
+                    rounding=o["rounding"],
                 )
         except DomainError as error:
             raise CommandError(str(error)) from None
         out = self.stdout
         out.write(f"Organisation: {organisation.name} ({'new' if created else 'existing'})")
-        out.write(f"Licence:      {licence.number}, {licence.get_authority_kind_display()} "
-                  f"({licence.authority_name}), {licence.get_sales_channel_display()}, prize board "
-                  f"${licence.prize_board:,.2f}, fee {licence.fee_rate_percent}%, "
-                  f"valid {licence.issued_on} to {licence.expires_on}")
+        out.write(
+            f"Licence:      {licence.number}, {licence.get_authority_kind_display()} "
+            f"({licence.authority_name}), {licence.get_sales_channel_display()}, prize board "
+            f"${licence.prize_board:,.2f}, fee {licence.fee_rate_percent}%, "
+            f"valid {licence.issued_on} to {licence.expires_on}"
+        )
         tiers = ", ".join(str(t) for t in event.price_tiers.all())
-        out.write(f"Event:        {event.name} (id {event.pk}), {event.get_deck_kind_display()}, "
-                  f"rounding {event.get_rounding_display().lower()}, tickets {tiers}")
+        out.write(
+            f"Event:        {event.name} (id {event.pk}), {event.get_deck_kind_display()}, "
+            f"rounding {event.get_rounding_display().lower()}, tickets {tiers}"
+        )
         out.write(f"Envelopes:    {event.envelopes.count()} sealed, numbered 1 to 52")
         out.write(self.style.SUCCESS(f"Draw 1:       scheduled {timezone.localtime(first_draw_at):%Y-%m-%d %H:%M}"))

@@ -5,8 +5,10 @@ from raffle.services import deck_verify
 
 
 class Command(BaseCommand):
-    help = ("Recompute the commitment of every opened envelope of electronic decks (RULES E4). "
-            "Exit status 0 only when every deck verifies.")
+    help = (
+        "Recompute the commitment of every opened envelope of electronic decks (RULES E4). "
+        "Exit status 0 only when every deck verifies."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--event", type=int, help="Only this event (its id); default: every electronic deck.")
