@@ -38,7 +38,7 @@ $(VENV)/.installed-test: pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install --quiet ".[test]"
 	@touch $@ $(VENV)/.installed-run
 
-.PHONY: install run test lint bench loadtest check clean
+.PHONY: install run test lint messages bench loadtest check clean
 install: $(VENV)/.installed-test
 
 run: $(VENV)/.installed-run
@@ -60,6 +60,13 @@ test: $(VENV)/.installed-test node_modules/axe-core/axe.min.js
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+
+# Gather the translatable strings into locale/fr/LC_MESSAGES/django.po, then
+# compile it (needs GNU gettext: apt-get install gettext). Commit both files.
+messages: $(VENV)/.installed-test
+	DJANGO_SETTINGS_MODULE=config.test_settings $(PY) manage.py makemessages -l fr --no-obsolete \
+	  --ignore node_modules --ignore tests --ignore bench --ignore test-artifacts
+	DJANGO_SETTINGS_MODULE=config.test_settings $(PY) manage.py compilemessages -l fr
 
 check: $(VENV)/.installed-test
 	DJANGO_SETTINGS_MODULE=config.test_settings $(PY) manage.py check

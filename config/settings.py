@@ -48,6 +48,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The visitor's language: the switch's cookie, else the browser's Accept-Language (fr-CA gives French).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -167,9 +169,19 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en-ca"
+# Ontario's two official languages; translations in locale/ (`make messages`).
+LANGUAGES = [("en", "English"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "America/Toronto"
 USE_I18N = True
 USE_TZ = True
+
+# Caches (the "did I win?" look-up limit): per process by default; a shared
+# cache (CACHE_URL, e.g. redis:// or dbcache://) makes the limit count across workers.
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+# R:D10 "did I win?" look-ups one address may make in a window.
+TICKET_CHECKS_PER_WINDOW = env.int("TICKET_CHECKS_PER_WINDOW", default=20)
+TICKET_CHECK_WINDOW_SECONDS = env.int("TICKET_CHECK_WINDOW_SECONDS", default=600)
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from raffle.views import audit, board, dashboard, drawnight, events, rules, sales
+from raffle.views import audit, board, dashboard, drawnight, events, results, rules, sales
 
 urlpatterns = [
     path("", events.home, name="home"),
@@ -9,6 +9,8 @@ urlpatterns = [
     path("draws/<int:draw_id>/night/", drawnight.draw_night, name="draw_night"),
     path("draws/<int:draw_id>/night/claim/", drawnight.draw_claim, name="draw_claim"),
     path("board/<int:event_id>/", board.public_board, name="public_board"),
+    path("results/<int:event_id>/", results.public_results, name="public_results"),
+    path("draws/<int:draw_id>/winner-consent/", results.winner_consent, name="winner_consent"),
     path("audit/", audit.audit_trail, name="audit_trail"),
     path("events/<int:event_id>/destructions/", audit.destruction_log, name="audit_destructions"),
     path("events/<int:event_id>/videos/", audit.video_register, name="audit_videos"),

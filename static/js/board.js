@@ -15,12 +15,14 @@
   var pause = document.createElement("button");
   pause.type = "button";
   pause.className = "pause";
-  pause.textContent = "Pause updates";
+  var pauseLabel = board.getAttribute("data-pause-label") || "Pause updates";
+  var resumeLabel = board.getAttribute("data-resume-label") || "Resume updates";
+  pause.textContent = pauseLabel;
   pause.setAttribute("aria-pressed", "false");
   status.parentNode.appendChild(pause);
   pause.addEventListener("click", function () {
     paused = !paused;
-    pause.textContent = paused ? "Resume updates" : "Pause updates";
+    pause.textContent = paused ? resumeLabel : pauseLabel;
     pause.setAttribute("aria-pressed", paused ? "true" : "false");
     if (!paused) { refresh(); }
   });
@@ -42,12 +44,12 @@
         if (fresh && fresh.innerHTML !== live.innerHTML) {
           live.innerHTML = fresh.innerHTML;
           var latest = document.getElementById("latest-result");
-          stamp("Updated at " + new Date().toLocaleTimeString() + "." + (latest ? " " + latest.textContent : ""));
+          stamp((status.getAttribute("data-updated-label") || "Updated at") + " " + new Date().toLocaleTimeString() + "." + (latest ? " " + latest.textContent : ""));
         }
         board.setAttribute("data-refreshed", String(Date.now()));
       })
       .catch(function () {
-        stamp("Could not reach the server at " + new Date().toLocaleTimeString() + "; trying again shortly.");
+        stamp(new Date().toLocaleTimeString() + ": " + (status.getAttribute("data-offline-label") || "Could not reach the server; trying again shortly."));
       });
   }
 
