@@ -2,11 +2,15 @@
 kept in Django's cache (`CACHES`; shared by every worker when the cache is
 shared, see docs/deploy.md)."""
 
+from axes.helpers import get_client_ip_address
 from django.core.cache import cache
 
 
 def client_address(request) -> str:
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
+    """The client's address as the sign-in lockout sees it: behind the
+    reverse proxy, from X-Forwarded-For as `DJANGO_TRUSTED_PROXY_COUNT` says
+    (docs/deploy.md), so one visitor's flood does not hold back everyone."""
+    return get_client_ip_address(request) or "unknown"
 
 
 def allow(request, *, scope: str, limit: int, window_seconds: int) -> bool:

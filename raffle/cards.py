@@ -2,12 +2,27 @@
 rank then suit, `AS` for the Ace of Spades, `QD` for the queen of diamonds,
 `10H` for the ten of hearts."""
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
 from raffle.errors import RaffleError
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUITS = ["S", "H", "D", "C"]
-RANK_NAMES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
-SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+# English in the records (the destruction log, the audit trail); translated
+# only where a reader sees them (`card_name_for_reader`).
+RANK_NAMES = {
+    "A": gettext_noop("Ace"),
+    "J": gettext_noop("Jack"),
+    "Q": gettext_noop("Queen"),
+    "K": gettext_noop("King"),
+}
+SUIT_NAMES = {
+    "S": gettext_noop("Spades"),
+    "H": gettext_noop("Hearts"),
+    "D": gettext_noop("Diamonds"),
+    "C": gettext_noop("Clubs"),
+}
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 ACE_OF_SPADES = "AS"
@@ -17,6 +32,12 @@ DECK = [rank + suit for suit in SUITS for rank in RANKS]
 def card_name(code: str) -> str:
     rank, suit = code[:-1], code[-1]
     return f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES[suit]}"
+
+
+def card_name_for_reader(code: str) -> str:
+    """The card's name in the reader's language, for public pages."""
+    rank, suit = code[:-1], code[-1]
+    return _("%(rank)s of %(suit)s") % {"rank": _(RANK_NAMES.get(rank, rank)), "suit": _(SUIT_NAMES[suit])}
 
 
 CARD_CHOICES = [(code, card_name(code)) for code in DECK]

@@ -134,13 +134,15 @@ def test_staff_record_the_winners_consent_on_its_page(client, event, staff_user)
 # --- French -----------------------------------------------------------------------------------------
 
 
-def test_a_browser_asking_for_canadian_french_gets_the_board_and_results_in_french(client, event):  # R:R4
+def test_a_browser_asking_for_canadian_french_gets_the_board_and_results_in_french(client, event, staff_user):  # R:R4
+    run_draw(event.draws.get(number=1), actor=staff_user, sales="1000.00", envelope=7, card="KH")
     board = client.get(reverse("public_board", args=[event.pk]), HTTP_ACCEPT_LANGUAGE="fr-CA,fr;q=0.9")
     page = board.content.decode()
     assert '<html lang="fr">' in page
     assert "Gros lot progressif" in page and "Vous devez avoir 18 ans ou plus pour jouer." in page
+    assert "Enveloppe 7 : ouverte, Roi de cœur" in page
     page = client.get(results(event), HTTP_ACCEPT_LANGUAGE="fr-CA").content.decode()
-    assert "Ai-je gagné?" in page and "Billets gagnants" in page
+    assert "Ai-je gagné?" in page and "Billets gagnants" in page and "Roi de cœur" in page
     english = client.get(reverse("public_board", args=[event.pk]), HTTP_ACCEPT_LANGUAGE="en-CA").content.decode()
     assert '<html lang="en' in english and "Progressive jackpot" in english
 

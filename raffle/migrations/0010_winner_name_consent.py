@@ -6,27 +6,53 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('raffle', '0009_seed_letter_of_credit'),
+        ("raffle", "0009_seed_letter_of_credit"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='WinnerNameConsent',
+            name="WinnerNameConsent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('publish', models.BooleanField(default=False)),
-                ('published_name', models.CharField(blank=True, max_length=150)),
-                ('published_town', models.CharField(blank=True, max_length=100)),
-                ('written_consent_reference', models.CharField(blank=True, help_text='Where the signed consent is kept (form number, file).', max_length=120)),
-                ('recorded_at', models.DateTimeField()),
-                ('draw', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='name_consent', to='raffle.draw')),
-                ('recorded_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("publish", models.BooleanField(default=False)),
+                ("published_name", models.CharField(blank=True, max_length=150)),
+                ("published_town", models.CharField(blank=True, max_length=100)),
+                (
+                    "written_consent_reference",
+                    models.CharField(
+                        blank=True, help_text="Where the signed consent is kept (form number, file).", max_length=120
+                    ),
+                ),
+                ("recorded_at", models.DateTimeField()),
+                (
+                    "draw",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="name_consent", to="raffle.draw"
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.CheckConstraint(condition=models.Q(('publish', False), models.Q(models.Q(('published_name', ''), _negated=True), models.Q(('written_consent_reference', ''), _negated=True)), _connector='OR'), name='winner_name_published_only_with_written_consent')],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("publish", False),
+                            models.Q(
+                                models.Q(("published_name", ""), _negated=True),
+                                models.Q(("written_consent_reference", ""), _negated=True),
+                            ),
+                            _connector="OR",
+                        ),
+                        name="winner_name_published_only_with_written_consent",
+                    )
+                ],
             },
         ),
     ]

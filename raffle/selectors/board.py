@@ -1,6 +1,8 @@
 """The public envelope board: what it shows, in three queries whatever the event's size."""
 
-from raffle.cards import ACE_OF_SPADES, card_name, card_symbol
+from django.utils.translation import gettext as _
+
+from raffle.cards import ACE_OF_SPADES, card_name_for_reader, card_symbol
 from raffle.models import Draw, DrawState, Envelope, Event
 from raffle.selectors.events import current_of
 
@@ -78,6 +80,7 @@ def public_board(event_id: int) -> dict | None:
         "current": current,
         "latest": latest,
         "latest_draw": latest.opened_in_draw if latest else None,
+        "latest_card_name": card_name_for_reader(latest.card) if latest else "",
     }
 
 
@@ -91,8 +94,10 @@ def _envelope_tile(envelope: Envelope, *, chosen: bool) -> dict:
             "number": n,
             "face": card_symbol(envelope.card),
             "css": f"open suit-{suit}{' ace' if envelope.card == ACE_OF_SPADES else ''}",
-            "label": f"Envelope {n}: opened, {card_name(envelope.card)}",
+            "label": _("Envelope %(number)s: opened, %(card)s")
+            % {"number": n, "card": card_name_for_reader(envelope.card)},
         }
     if chosen:
-        return {"number": n, "face": "", "css": "sealed chosen", "label": f"Envelope {n}: chosen, about to be opened"}
-    return {"number": n, "face": "", "css": "sealed", "label": f"Envelope {n}: sealed"}
+        label = _("Envelope %(number)s: chosen, about to be opened") % {"number": n}
+        return {"number": n, "face": "", "css": "sealed chosen", "label": label}
+    return {"number": n, "face": "", "css": "sealed", "label": _("Envelope %(number)s: sealed") % {"number": n}}

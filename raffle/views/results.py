@@ -12,10 +12,10 @@ from django.views.decorators.cache import never_cache
 
 from core import ratelimit, roles
 from core.errors import DomainError
+from raffle.forms.results import TicketCheckForm, WinnerConsentForm
 from raffle.models import Draw, WinnerNameConsent
-from raffle.results_forms import TicketCheckForm, WinnerConsentForm
-from raffle.results_selectors import public_results as select_public_results
-from raffle.results_selectors import ticket_check
+from raffle.selectors.results import public_results as select_public_results
+from raffle.selectors.results import ticket_check
 from raffle.services.results import winner_name_consent_record
 
 
@@ -44,7 +44,9 @@ def public_results(request, event_id: int):
             except DomainError as refusal:
                 error = str(refusal)
     return render(
-        request, "raffle/results/public.html", {
+        request,
+        "raffle/results/public.html",
+        {
             **results,
             "form": form,
             "check": check,
@@ -52,7 +54,8 @@ def public_results(request, event_id: int):
             "can_record_consent": roles.user_has_role(
                 request.user, roles.DRAW_STAFF, roles.TREASURER, roles.ADMINISTRATOR
             ),
-        }, status=status
+        },
+        status=status,
     )
 
 
@@ -75,8 +78,8 @@ def winner_consent(request, draw_id: int):
         except DomainError as refusal:
             form.add_error(None, str(refusal))
         else:
-            messages.success(request, _("Draw %(number)s: the winner's publication choice is recorded.") % {
-                "number": draw.number
-            })
+            messages.success(
+                request, _("Draw %(number)s: the winner's publication choice is recorded.") % {"number": draw.number}
+            )
             return redirect("public_results", event_id=draw.event_id)
     return render(request, "raffle/results/winner_consent.html", {"draw": draw, "form": form, "current": current})

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from licensing.models import SalesChannel
-from raffle.cards import card_name
+from raffle.cards import card_name_for_reader
 from raffle.errors import RaffleError
 from raffle.models import Draw, DrawState, Event, MustGoTicket, WinnerSelection
 from raffle.services.pool import normalise_serial
@@ -77,7 +77,7 @@ def public_results(event_id: int) -> dict | None:
                 held_at=draw.ticket_drawn_at or draw.scheduled_at,
                 winning_serial=draw.winning_serial,
                 draw_prize=draw.draw_prize,
-                card=card_name(draw.envelope.card) if opened else "",
+                card=card_name_for_reader(draw.envelope.card) if opened else "",
                 jackpot_awarded=draw.jackpot_awarded,
                 winner=_published_winner(draw),
                 earlier_serials=[s for s in earlier.get(draw.pk, []) if s != draw.winning_serial],
@@ -101,9 +101,7 @@ def ticket_check(event: Event, value: str) -> TicketCheck:
     try:
         serial = normalise_serial(value)
     except RaffleError:
-        raise RaffleError(
-            _("Type the ticket number as printed on your ticket: letters, digits and dashes.")
-        ) from None
+        raise RaffleError(_("Type the ticket number as printed on your ticket: letters, digits and dashes.")) from None
     for draw in _drawn(event):
         if draw.winning_serial == serial:
             return TicketCheck(serial, True, _winner_message(event, draw, serial))
