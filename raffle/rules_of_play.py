@@ -41,6 +41,42 @@ def _when(at: datetime.datetime) -> str:
     return f"{local:%A %B} {local.day}, {local.year} at {local:%H:%M}"
 
 
+def electronic_system_text(licence, *, paper_deck: bool) -> list[str]:
+    """R:D5 R:E4 who runs the electronic sales and draws: the AGCO-registered
+    supplier's system, named with its registration; this software's own RNG
+    and electronic deck only under the approval the licence records."""
+    if licence.supplier_recorded:
+        supplier = (
+            f"Electronic tickets are sold and the winning tickets drawn on {licence.supplier_system_name} "
+            f"version {licence.supplier_system_version}, the electronic raffle system of "
+            f"{licence.supplier_name}, a gaming supplier registered with the AGCO (registration "
+            f"{licence.supplier_registration_number}), following that system's draw process."
+        )
+    else:
+        supplier = (
+            "NOT YET STATED: the AGCO-registered supplier of the electronic raffle system and its registration "
+            "number. Record them on the licence before the first sale."
+        )
+    if licence.has_system_approval:
+        draw = (
+            f"Under approval {licence.system_approval_reference} of "
+            f"{licence.system_approval_on:%B %-d, %Y}, the winning ticket is drawn among the draw's valid "
+            "tickets with a cryptographic random number generator, and every draw's inputs and outcome are logged."
+        )
+    else:
+        draw = (
+            "The winning ticket is the one that system draws with its cryptographic random number generator; "
+            f"{licence.organisation.name} records the system's result and its reference for every draw."
+        )
+    text = [supplier, draw]
+    if not paper_deck and licence.has_system_approval:  # R:E4
+        text.append(
+            "The deck is electronic: the 52 cards were shuffled and a commitment to every envelope published "
+            "before the first sale, so anyone can check that no card was moved."
+        )
+    return text
+
+
 def rules_of_play(event: Event) -> dict:
     licence = event.licence
     organisation = licence.organisation
@@ -165,11 +201,12 @@ def rules_of_play(event: Event) -> dict:
         )
     else:
         recording = (
-            "Winning tickets are drawn by the registered gaming system's cryptographic random "
-            "number generator; every draw's inputs and outcome are logged. The draw is video "
-            "recorded and the recording kept at least 30 days."
+            "The winning ticket's number, the envelope and the card of every draw are logged. The draw is "
+            "video recorded and the recording kept at least 30 days."
         )
     sections.append(Section("Draws are recorded", [recording]))
+    if licence.sales_channel not in SalesChannel.paper() or not paper:
+        sections.append(Section("The electronic raffle system", electronic_system_text(licence, paper_deck=paper)))
 
     payout = event.must_go_payout
     exit_text = [

@@ -98,6 +98,20 @@ class LicenceFactory(factory.django.DjangoModelFactory):
     fee_rate_percent = Decimal("1.00")
     issued_on = factory.LazyFunction(lambda: timezone.localdate() - datetime.timedelta(days=10))
     expires_on = factory.LazyFunction(lambda: timezone.localdate() + datetime.timedelta(days=355))
+    # R:D5 the registered supplier, and the approval that lets this software's own RNG and
+    # electronic deck run; a test of the supplier's draw makes its licence with `without_approval()`.
+    supplier_name = "Northern Raffle Systems Inc."
+    supplier_registration_number = "AGCO-GS-0042"
+    supplier_system_name = "RaffleCloud"
+    supplier_system_version = "5.1"
+    system_approval_reference = "AGCO approval EL-2026-117"
+    system_approval_on = factory.LazyFunction(lambda: timezone.localdate() - datetime.timedelta(days=20))
+
+
+def without_approval(**kwargs):
+    """An electronic licence whose draws the registered supplier's system runs (D5)."""
+    kwargs.setdefault("sales_channel", SalesChannel.ONLINE)
+    return LicenceFactory(system_approval_reference="", system_approval_on=None, **kwargs)
 
 
 def event_with_draw(*, actor=None, licence=None, **event_kwargs):

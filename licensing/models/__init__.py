@@ -14,11 +14,13 @@ from licensing.models.audited_statement import (  # noqa: F401
     AUDITED_STATEMENT_DUE_DAYS,
     AuditedStatementRequest,
 )
+from licensing.models.deduction import Deduction, DeductionKind  # noqa: F401
 from licensing.models.eligibility import (  # noqa: F401
     MIN_CHARITABLE_ACTIVITY_DAYS,
     CharitablePurpose,
     Eligibility,
 )
+from licensing.models.exclusion import ExcludedPerson, ExclusionReason  # noqa: F401
 from licensing.models.licence import (  # noqa: F401
     LOCAL_AUTHORITY_PRIZE_BOARD_CAP,
     AuthorityKind,

@@ -87,6 +87,10 @@ class Sale(models.Model):
     roll = models.ForeignKey(TicketRoll, null=True, blank=True, on_delete=models.PROTECT, related_name="sales")
     purchaser_name = models.CharField(max_length=150, blank=True)
     purchaser_contact = models.CharField(max_length=200, blank=True, help_text="Phone or e-mail.")
+    purchaser_address = models.CharField(max_length=300, blank=True)
+    supplier_order = models.CharField(
+        max_length=60, blank=True, help_text="The order number in the supplier's system (imported sales)."
+    )
     envelope_pick = models.PositiveSmallIntegerField(null=True, blank=True)
     device = models.CharField(max_length=60, blank=True, help_text="Point-of-sale device or seller.")
     sold_by = models.ForeignKey(
@@ -177,6 +181,7 @@ class DrawPool(models.Model):
 class SelectionMethod(models.TextChoices):
     RNG = "rng", "Drawn by the cryptographic RNG"
     CONTAINER = "container", "Drawn from the container, serial typed twice"
+    SUPPLIER = "supplier", "Drawn by the registered supplier's system"
 
 
 class WinnerSelection(models.Model):
@@ -190,6 +195,9 @@ class WinnerSelection(models.Model):
     pool_size = models.PositiveIntegerField(help_text="Valid tickets drawn from.")
     pool_max_seq = models.PositiveIntegerField()
     rng_picks = models.JSONField(default=list, blank=True, help_text="Every index the RNG produced, in order.")
+    rng_reference = models.CharField(
+        max_length=120, blank=True, help_text="The supplier system's reference of its RNG draw (D5)."
+    )
     selected_at = models.DateTimeField(default=timezone.now)
     selected_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
     claimed_at = models.DateTimeField(null=True, blank=True)

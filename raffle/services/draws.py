@@ -37,6 +37,7 @@ from raffle.services.destruction import log_card_destruction, log_signature_refu
 from raffle.services.events import event_check_ready_to_sell
 from raffle.services.pool import (
     draws_by_rng,
+    draws_by_supplier,
     normalise_serial,
     paper_ticket,
     pick_rng,
@@ -46,6 +47,7 @@ from raffle.services.pool import (
     resolve_envelope,
 )
 from raffle.services.prize_board import prize_board_check
+from raffle.services.supplier_draw import supplier_winning_ticket
 
 # What staff call each step, for messages.
 STEP_NAMES = {
@@ -132,6 +134,12 @@ def draw_open_sales(*, actor, draw: Draw, today: datetime.date | None = None) ->
     if licence.status != LicenceStatus.ACTIVE or licence.is_expired(today):
         raise RaffleError(f"Licence {licence.number} is not in force; no tickets may be sold under it.")
     event_check_ready_to_sell(event)  # R:T12
+    if draws_by_supplier(draw) and not licence.supplier_recorded:  # R:D5
+        raise RaffleError(
+            f"Licence {licence.number} sells electronically: record its AGCO-registered supplier (name, "
+            "registration number, system name and version) before selling.",
+            rule="D5",
+        )
     # R:T11 the previous draw finishes before the next draw's sales start.
     unfinished = event.draws.filter(number__lt=draw.number).exclude(state=DrawState.CLOSED).first()
     if unfinished:
@@ -250,13 +258,22 @@ def draw_announce(*, actor, draw: Draw) -> Draw:
 
 @transaction.atomic
 def draw_record_winning_ticket(
-    *, actor, draw: Draw, serial: str = "", serial_again: str | None = None, winner_name: str = ""
+    *,
+    actor,
+    draw: Draw,
+    serial: str = "",
+    serial_again: str | None = None,
+    winner_name: str = "",
+    rng_reference: str = "",
 ) -> Draw:
     """R:D2 one winning ticket is selected after sales close; its number is announced.
 
     Paper: the serial drawn from the container, typed twice, must be a sold,
     valid ticket of this draw. Electronic/online: the RNG draws it (D5); the
-    serial arguments are ignored. An imported draw records the serial as given.
+    serial arguments are ignored, unless the licence records no approval of
+    this software's RNG: then the registered supplier's system drew it, and its
+    result file (or the serial typed twice with `rng_reference`) names it. An
+    imported draw records the serial as given.
     """
     event, draw = _lock(draw)
     _check_step(event, draw, DrawState.TICKET_DRAWN)
@@ -269,13 +286,22 @@ def draw_record_winning_ticket(
         if draws_by_rng(draw):
             ticket, picks = pick_rng(draw=draw)
             method = SelectionMethod.RNG
+        elif draws_by_supplier(draw):  # R:D5 the registered supplier's system drew it
+            pick = supplier_winning_ticket(
+                draw=draw, serial=serial, serial_again=serial_again, rng_reference=rng_reference
+            )
+            ticket, picks, method, rng_reference = pick.ticket, [], SelectionMethod.SUPPLIER, pick.rng_reference
+            data = {"rng_reference": rng_reference, "drawn_at": pick.drawn_at}
         else:
             ticket, picks = paper_ticket(draw=draw, serial=serial, serial_again=serial_again), []
             method = SelectionMethod.CONTAINER
-        selection = record_selection(actor=actor, draw=draw, ticket=ticket, method=method, picks=picks)
+        selection = record_selection(
+            actor=actor, draw=draw, ticket=ticket, method=method, picks=picks, rng_reference=rng_reference
+        )
         serial = ticket.serial
         winner_name = ticket.sale.purchaser_name or (winner_name or "").strip()[:150]
         data = {
+            **data,
             "method": method,
             "seq": ticket.seq,
             "pool_size": selection.pool_size,

@@ -77,6 +77,12 @@ def event_setup(
         raise RaffleError(f"Licence {licence.number} already has its event; one licence runs one event.")
     if deck_kind not in DeckKind.values:
         raise RaffleError("The deck must be 'paper' or 'electronic'.")
+    if deck_kind == DeckKind.ELECTRONIC and not licence.has_system_approval:  # R:E4 R:D5
+        raise RaffleError(
+            f"Licence {licence.number} records no approval of this software's electronic deck; use a paper deck "
+            "(or the registered supplier's), or record the approval's reference and date on the licence first.",
+            rule="E4",
+        )
     Rounding.quantum(rounding)
     if envelope_taken_procedure not in EnvelopeTakenProcedure.values:
         raise RaffleError("Choose what happens when the picked envelope is already open.")

@@ -55,12 +55,24 @@ def draw_sales_channel(draw: Draw) -> str:
     return pending.from_channel if pending else draw.event.licence.sales_channel
 
 
-def draws_by_rng(draw: Draw) -> bool:
-    """Electronic and online sales are drawn by the RNG (D5); paper from a
-    container (D3). By the channel the draw sold on, so a paper draw held
-    before an amendment to electronic sales takes effect is still drawn from
-    its container (L5)."""
+def is_electronic_draw(draw: Draw) -> bool:
+    """Sold electronically or online (by the channel the draw sold on, so a
+    paper draw held before an amendment to electronic sales takes effect is
+    still drawn from its container, L5)."""
     return draw_sales_channel(draw) in (SalesChannel.ELECTRONIC, SalesChannel.ONLINE)
+
+
+def draws_by_rng(draw: Draw) -> bool:
+    """R:D5 this software's own RNG draws an electronic or online draw only
+    where the licence records the approval that allows it; paper is drawn
+    from a container (D3)."""
+    return is_electronic_draw(draw) and draw.event.licence.has_system_approval
+
+
+def draws_by_supplier(draw: Draw) -> bool:
+    """R:D5 an electronic or online draw without that approval takes the
+    winning ticket the AGCO-registered supplier's system drew."""
+    return is_electronic_draw(draw) and not draw.event.licence.has_system_approval
 
 
 def pool_fix(*, draw: Draw, container_count: int | None = None) -> DrawPool:
@@ -156,7 +168,9 @@ def normalise_serial(value) -> str:
     return serial
 
 
-def record_selection(*, actor, draw: Draw, ticket: Ticket, method: str, picks: list[int]) -> WinnerSelection:
+def record_selection(
+    *, actor, draw: Draw, ticket: Ticket, method: str, picks: list[int], rng_reference: str = ""
+) -> WinnerSelection:
     attempt = draw.winner_selections.count() + 1
     return WinnerSelection.objects.create(
         draw=draw,
@@ -166,6 +180,7 @@ def record_selection(*, actor, draw: Draw, ticket: Ticket, method: str, picks: l
         pool_size=draw.pool.valid_tickets,
         pool_max_seq=draw.pool.max_seq,
         rng_picks=picks,
+        rng_reference=rng_reference if method == "supplier" else "",
         selected_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
 

@@ -32,6 +32,7 @@ from raffle.models import (
 )
 from raffle.services.pool import normalise_serial, pending_amendment
 from raffle.services.prize_board import prize_board_check
+from raffle.services.purchase_limits import Purchase, purchase_limits_check
 
 # The most serials one roll, book or import may carry.
 MAX_BATCH = 2_000_000
@@ -221,6 +222,10 @@ def _record(
             )
         )
         serial_lists.append(line.serials)
+    if needs_purchaser:  # the Rules of Play's per-person limit and excluded persons
+        purchase_limits_check(
+            draw=draw, purchases=[Purchase(s.purchaser_name, s.purchaser_contact, s.ticket_count) for s in sales]
+        )
     given = [] if serials_checked else [s for serials in serial_lists if serials for s in serials]
     if len(set(given)) != len(given):
         raise RaffleError("The same serial appears twice in this sale; each serial is sold once.", rule="T3")
