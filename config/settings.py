@@ -255,3 +255,7 @@ LOGGING = {
         "axes": {"level": "WARNING"},
     },
 }
+
+# Mappings of registered suppliers' own export formats to the generic import
+# format (docs/suppliers.md): one JSON file per supplier.
+SUPPLIER_MAPPINGS_DIR = env.path("SUPPLIER_MAPPINGS_DIR", default=BASE_DIR / "suppliers")

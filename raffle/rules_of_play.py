@@ -41,6 +41,20 @@ def _when(at: datetime.datetime) -> str:
     return f"{local:%A %B} {local.day}, {local.year} at {local:%H:%M}"
 
 
+def purchase_limits_text(event: Event) -> list[str]:
+    """Who may buy, and how many: checked at every sale and import."""
+    text = [
+        f"Members of {event.licence.organisation.name}'s board, the volunteers who run the draws, the staff of "
+        "the electronic raffle supplier, and the members of their households may not buy tickets."
+    ]
+    if event.max_tickets_per_person:
+        text.append(
+            f"One person (the same name and phone or e-mail) may buy at most {event.max_tickets_per_person} "
+            "tickets for a draw, on every sales channel together."
+        )
+    return text
+
+
 def electronic_system_text(licence, *, paper_deck: bool) -> list[str]:
     """R:D5 R:E4 who runs the electronic sales and draws: the AGCO-registered
     supplier's system, named with its registration; this software's own RNG
@@ -119,7 +133,8 @@ def rules_of_play(event: Event) -> dict:
             ticket_items
             + [
                 "A ticket is eligible only for the draw it was bought for; tickets do not carry over to later draws.",
-            ],
+            ]
+            + purchase_limits_text(event),
         )
     )
 

@@ -16,8 +16,9 @@ from raffle.forms import (
     RngWinningTicketForm,
     WinningTicketForm,
 )
+from raffle.forms_supplier import SupplierWinningTicketForm
 from raffle.models import Draw, DrawState
-from raffle.services.pool import draws_by_rng
+from raffle.services.pool import draws_by_rng, draws_by_supplier, is_electronic_draw
 
 
 def step_form_class(draw: Draw):
@@ -30,10 +31,13 @@ def step_form_class(draw: Draw):
     if draw.state == DrawState.SELLING:
         if draw.is_imported:
             return ImportedCloseSalesForm
-        return STEP_FORMS[draw.state] if draws_by_rng(draw) else PaperCloseSalesForm
+        # R:D5 electronic sales close on the tickets sold or imported; paper counts its container.
+        return STEP_FORMS[draw.state] if is_electronic_draw(draw) else PaperCloseSalesForm
     if draw.state == DrawState.ANNOUNCED:
         if draw.is_imported:
             return WinningTicketForm
+        if draws_by_supplier(draw):
+            return SupplierWinningTicketForm
         return RngWinningTicketForm if draws_by_rng(draw) else PaperWinningTicketForm
     return STEP_FORMS.get(draw.state)
 
@@ -92,6 +96,7 @@ def perform_next_step(*, actor, draw: Draw, cleaned: dict) -> tuple[Draw, str]:
             serial=cleaned.get("serial", ""),
             serial_again=cleaned.get("serial_again"),
             winner_name=cleaned.get("winner_name", ""),
+            rng_reference=cleaned.get("rng_reference", ""),
         )
         holder = f" ({draw.winner_name})" if draw.winner_name else ""
         return draw, f"Winning ticket {draw.winning_serial}{holder}."

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from raffle.views import audit, board, dashboard, drawnight, events, rules, sales
+from raffle.views import audit, board, dashboard, drawnight, events, rules, sales, supplier
 
 urlpatterns = [
     path("", events.home, name="home"),
@@ -8,6 +8,8 @@ urlpatterns = [
     path("events/<int:event_id>/dashboard/", dashboard.event_dashboard, name="event_dashboard"),
     path("draws/<int:draw_id>/night/", drawnight.draw_night, name="draw_night"),
     path("draws/<int:draw_id>/night/claim/", drawnight.draw_claim, name="draw_claim"),
+    path("draws/<int:draw_id>/supplier/", supplier.supplier_import, name="supplier_import"),
+    path("draws/<int:draw_id>/supplier/confirm/", supplier.supplier_import_confirm, name="supplier_import_confirm"),
     path("board/<int:event_id>/", board.public_board, name="public_board"),
     path("audit/", audit.audit_trail, name="audit_trail"),
     path("events/<int:event_id>/destructions/", audit.destruction_log, name="audit_destructions"),

@@ -238,7 +238,7 @@ def run_draw(
         (
             DrawState.TICKET_DRAWN,
             lambda d: services.draw_record_winning_ticket(
-                actor=actor, draw=d, serial=first_serial(d), serial_again=first_serial(d)
+                actor=actor, draw=d, serial=first_serial(d), serial_again=first_serial(d), rng_reference="RNG-TEST"
             ),
         ),
         (

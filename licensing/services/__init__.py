@@ -24,7 +24,7 @@ from licensing.services.licences import (  # noqa: F401
     licence_create,
     organisation_get_or_create,
 )
-from licensing.services.suppliers import licence_record_supplier  # noqa: F401
+from licensing.services.suppliers import excluded_person_add, licence_record_supplier  # noqa: F401
 from licensing.services.treasury import (  # noqa: F401
     approved_use_add,
     deposit_record,

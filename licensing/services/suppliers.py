@@ -6,7 +6,7 @@ from django.db import transaction
 
 from core.audit import audit_record
 from licensing.errors import LicensingError
-from licensing.models import Licence
+from licensing.models import ExcludedPerson, ExclusionReason, Licence, Organisation
 
 SUPPLIER_FIELDS = (
     "supplier_name",
@@ -63,3 +63,31 @@ def licence_record_supplier(
         data={"before": before, "after": values},
     )
     return licence
+
+
+@transaction.atomic
+def excluded_person_add(
+    *, actor, organisation: Organisation, full_name: str, reason: str, contact: str = ""
+) -> ExcludedPerson:
+    """Put someone on the organisation's list of people the Rules of Play
+    exclude from buying tickets; every sale and import checks it."""
+    organisation = Organisation.objects.select_for_update().get(pk=organisation.pk)
+    full_name = " ".join((full_name or "").split())[:150]
+    if not full_name:
+        raise LicensingError("Give the excluded person's full name.")
+    if reason not in ExclusionReason.values:
+        raise LicensingError("Say why the person is excluded: board member, draw volunteer, supplier staff, household.")
+    person = ExcludedPerson.objects.create(
+        organisation=organisation,
+        full_name=full_name,
+        contact=(contact or "").strip()[:200],
+        reason=reason,
+        added_by=actor,
+    )
+    audit_record(
+        actor=actor,
+        action="licensing.excluded_person.add",
+        obj=person,
+        data={"organisation": organisation.name, "full_name": full_name, "reason": reason},
+    )
+    return person

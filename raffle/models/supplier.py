@@ -64,7 +64,7 @@ class SupplierSettlement(models.Model):
     net_deposited = money_field()
     deposit_reference = models.CharField(max_length=40)
     deposit = models.ForeignKey(Deposit, on_delete=models.PROTECT, related_name="+")
-    deductions = models.ManyToManyField(Deduction, related_name="+", blank=True)
+    deductions = models.ManyToManyField(Deduction, related_name="supplier_settlements", blank=True)
 
     class Meta:
         constraints = [

@@ -17,6 +17,7 @@ from django.utils import timezone
 from core.money import ZERO
 from licensing.models import (
     ApprovedUse,
+    Deduction,
     DonatedPrize,
     Expense,
     ExpenseKind,
@@ -151,6 +152,7 @@ class FourDrawReport:
     payments: list[PrizePayment]
     expenses: list[Expense]
     video_register: bool
+    deductions: list[Deduction] = field(default_factory=list)
     generated_at: datetime.datetime = field(default_factory=timezone.now)
 
     @property
@@ -222,6 +224,8 @@ def four_draw_report(event: Event, period: int) -> FourDrawReport:
             ).select_related("approved_use")
         ),
         video_register=registers.video_register_available(),
+        # R:L12 fees the supplier kept from these draws' sales, each of its kind, with the settlement as evidence.
+        deductions=list(Deduction.objects.filter(supplier_settlements__draw__in=draws).order_by("deducted_on", "pk")),
     )
 
 

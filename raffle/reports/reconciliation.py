@@ -4,7 +4,9 @@ Flags: `not deposited` (nothing yet), `short` (less than the sales), `over`
 (more than the sales), `late` (a deposit later than the account's allowance
 after the draw). Deposits whose parts do not add up to the slip are flagged
 `unallocated`: the trust account takes lottery money only, so every dollar on
-a slip must belong to a draw.
+a slip must belong to a draw. A draw whose registered supplier deposited its
+sales net of fees counts those fees (deductions with the settlement as
+evidence) with the deposit.
 """
 
 import datetime
@@ -16,7 +18,7 @@ from django.utils import timezone
 
 from core.money import ZERO
 from licensing.models import Deposit, TrustAccount
-from raffle.models import DepositCoverage, Draw, Event
+from raffle.models import DepositCoverage, Draw, Event, SupplierSettlement
 
 
 @dataclass
@@ -28,10 +30,11 @@ class DrawReconciliation:
     last_deposit_on: datetime.date | None
     due_by: datetime.date
     flags: list[str] = field(default_factory=list)
+    deducted: Decimal = ZERO  # fees the supplier kept, recorded as deductions (L12)
 
     @property
     def difference(self) -> Decimal:
-        return self.sales - self.deposited
+        return self.sales - self.deposited - self.deducted
 
     @property
     def ok(self) -> bool:
@@ -63,10 +66,16 @@ def draw_reconciliation(event: Event, *, draws=None, today: datetime.date | None
     coverage: dict[int, list[DepositCoverage]] = {}
     for row in DepositCoverage.objects.filter(draw__in=[d.pk for d in draws]).select_related("deposit"):
         coverage.setdefault(row.draw_id, []).append(row)
+    # R:L12 the supplier's fees, deducted before its deposit, count with it.
+    fees = {
+        s.draw_id: s.processing_fees + s.supplier_fees
+        for s in SupplierSettlement.objects.filter(draw__in=[d.pk for d in draws])
+    }
     lines = []
     for draw in draws:
         rows = coverage.get(draw.pk, [])
         deposited = sum((r.amount for r in rows), ZERO)
+        deducted = fees.get(draw.pk, ZERO)
         draw_day = timezone.localdate(draw.scheduled_at)
         due_by = draw_day + allowance
         last = max((r.deposit.deposited_on for r in rows), default=None)
@@ -74,6 +83,7 @@ def draw_reconciliation(event: Event, *, draws=None, today: datetime.date | None
             draw=draw,
             sales=draw.ticket_sales,
             deposited=deposited,
+            deducted=deducted,
             slips=sorted(r.deposit.slip_number for r in rows),
             last_deposit_on=last,
             due_by=due_by,
@@ -83,9 +93,9 @@ def draw_reconciliation(event: Event, *, draws=None, today: datetime.date | None
         elif not rows:
             if draw.ticket_sales > 0 and today > due_by:
                 line.flags.append("not deposited")
-        elif deposited < draw.ticket_sales:
+        elif deposited + deducted < draw.ticket_sales:
             line.flags.append("short")
-        elif deposited > draw.ticket_sales:
+        elif deposited + deducted > draw.ticket_sales:
             line.flags.append("over")
         if last and last > due_by:
             line.flags.append("late")

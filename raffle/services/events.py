@@ -65,6 +65,7 @@ def event_setup(
     revenue_model: str = RevenueModel.STANDARD,
     must_go_payout: str | None = None,
     unclaimed_prize_policy: str | None = None,
+    max_tickets_per_person: int | None = None,
 ) -> Event:
     """Create the event of a licence with its 52 envelopes and its first draw."""
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
@@ -122,6 +123,7 @@ def event_setup(
         seed_letter_of_credit=seed_letter_of_credit,
         revenue_model=revenue_model,
         must_go_payout=must_go_payout,
+        max_tickets_per_person=max_tickets_per_person or None,  # stated in the Rules of Play
     )
     if unclaimed_prize_policy is not None:
         event.unclaimed_prize_policy = _clean_policy(unclaimed_prize_policy)

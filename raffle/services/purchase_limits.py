@@ -7,6 +7,7 @@ without case or extra spaces, phone numbers by their digits, e-mails without
 case.
 """
 
+import re
 from dataclasses import dataclass
 
 from django.db.models import Sum
@@ -69,8 +70,9 @@ def _bought_already(draw: Draw, purchases: list[Purchase]) -> dict[tuple[str, st
     """Valid tickets each purchaser already holds in the draw: one query."""
     names = {normal_name(p.name) for p in purchases}
     sales = Sale.objects.filter(draw=draw, voided_at__isnull=True)
-    if len(names) == 1:
-        sales = sales.filter(purchaser_name__iexact=purchases[0].name.strip())
+    if len(names) == 1:  # one sale: only that name's rows, however its spaces and case were typed
+        words = purchases[0].name.split()
+        sales = sales.filter(purchaser_name__iregex=r"^\s*" + r"\s+".join(re.escape(w) for w in words) + r"\s*$")
     held: dict[tuple[str, str], int] = {}
     rows = sales.values("purchaser_name", "purchaser_contact").annotate(n=Sum("ticket_count"))
     for row in rows:

@@ -41,8 +41,11 @@ def supplier_winning_ticket(*, draw: Draw, serial: str, serial_again: str | None
             )
         drawn_at = timezone.now()
     ticket = paper_ticket(draw=draw, serial=serial, serial_again=serial_again)
+    if result is None:  # read from the supplier's screen now, after this draw's sales closed here
+        return SupplierPick(ticket=ticket, rng_reference=rng_reference, drawn_at=drawn_at)
+    # The supplier's sales closed at the draw's time, after its last sale.
     last_sale = Sale.objects.filter(draw=draw).aggregate(m=Max("sold_at"))["m"]
-    closes = max(m for m in (draw.sales_closed_at, last_sale) if m)
+    closes = max(m for m in (draw.scheduled_at, last_sale) if m)
     if drawn_at < closes:  # R:D2 a winning ticket is drawn after sales close
         raise RaffleError(
             f"The supplier drew ticket {ticket.serial} at {timezone.localtime(drawn_at):%Y-%m-%d %H:%M}, before "

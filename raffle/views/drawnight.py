@@ -19,10 +19,10 @@ from django.views.decorators.http import require_POST
 from core import roles
 from core.errors import DomainError
 from core.money import parse_amount, split_sales
-from raffle import selectors, services
+from raffle import selectors, services, supplier_selectors
 from raffle.errors import RaffleError
 from raffle.models import Draw, DrawState
-from raffle.services.pool import draws_by_rng
+from raffle.services.pool import draws_by_rng, draws_by_supplier
 from raffle.steps import perform_next_step, perform_unclaimed_redraw, step_form, unclaimed_redraw_form
 
 # The progress shown on every screen: (state the step leads to, what staff call it).
@@ -75,8 +75,11 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
     if preview is not None:
         button = f"Close sales at ${preview.sales:,.2f}"
     by_rng = draws_by_rng(draw) and not draw.is_imported
+    by_supplier = draws_by_supplier(draw) and not draw.is_imported  # R:D5
     if screen == DrawState.ANNOUNCED and by_rng:
         button = "Draw the winning ticket now"
+    if screen == DrawState.ANNOUNCED and by_supplier:
+        button = "Record the supplier's winning ticket"
     context = {
         "draw": draw,
         "event": draw.event,
@@ -87,6 +90,8 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
         "preview": preview,
         "preview_jackpot": draw.event.jackpot + preview.jackpot_contribution if preview else None,
         "by_rng": by_rng,
+        "by_supplier": by_supplier,
+        "supplier": supplier_selectors.supplier_draw_status(draw) if by_supplier else None,
         "progress": _progress(draw),
         "screen_template": select_template(
             [f"raffle/drawnight/_{screen}.html", "raffle/drawnight/_generic.html"]
