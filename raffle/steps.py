@@ -14,9 +14,9 @@ from raffle.forms import (
     PaperWinningTicketForm,
     RngMustGoRedrawForm,
     RngWinningTicketForm,
+    SupplierWinningTicketForm,
     WinningTicketForm,
 )
-from raffle.forms_supplier import SupplierWinningTicketForm
 from raffle.models import Draw, DrawState
 from raffle.services.pool import draws_by_rng, draws_by_supplier, is_electronic_draw
 

@@ -39,7 +39,7 @@ def test_example_mapping_is_found_in_the_mappings_folder():
 def test_supplier_export_imports_through_its_mapping(staff_user):  # R:D5
     event, draw = supplier_event(staff_user)
     result = SupplierFile(
-        "tixnet-draw.csv", f"DrawNo,Winner,DrawTime,AuditId\n1,T-0003,{_local(draw, 5)},AUD-551\n".encode()
+        "tixnet-draw.csv", f"DrawNo;Winner;DrawTime;AuditId\n1;T-0003;{_local(draw, 5)};AUD-551\n".encode()
     )
     mapping = mapping_named("tixnet-example")
     summary = services.supplier_draw_import(

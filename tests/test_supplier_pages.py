@@ -60,7 +60,7 @@ def test_wizard_records_a_winner_typed_twice_with_its_reference(client, staff_us
     client.force_login(user_with_role(roles.DRAW_STAFF))
     url = reverse("draw_night", args=[draw.pk])
     page = client.get(url).content.decode()
-    assert "Read the winning ticket&#x27;s number from its screen" in page
+    assert "number from its screen, type it twice" in page
     typed = {"expected_state": DrawState.ANNOUNCED, "serial": "100002", "serial_again": "100002"}
     response = client.post(url, typed)
     assert response.status_code == 400 and "reference of this draw" in response.content.decode()

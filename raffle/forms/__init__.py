@@ -1,5 +1,6 @@
 """Forms by page area: `drawnight` (the draw's steps), `rules` (Rules of Play,
-exit strategy), `sales`, `treasury`, `audit` (the integrity registers). They
+exit strategy), `sales`, `supplier` (imports from the registered supplier),
+`treasury`, `audit` (the integrity registers). They
 only parse input; the services decide. Re-exported here so
 `from raffle.forms import X` keeps working."""
 
@@ -23,6 +24,7 @@ from raffle.forms.drawnight import (
 )
 from raffle.forms.rules import MustGoForm, RulesSettingsForm
 from raffle.forms.sales import IssueRollForm, ReturnRollForm, SaleForm, VoidForm
+from raffle.forms.supplier import SupplierImportForm, SupplierWinningTicketForm
 from raffle.forms.treasury import (
     ApprovedUseForm,
     ContactAttemptForm,
@@ -37,6 +39,8 @@ from raffle.forms.treasury import (
 )
 
 __all__ = [
+    "SupplierImportForm",
+    "SupplierWinningTicketForm",
     "STEP_FORMS",
     "ApprovedUseForm",
     "CloseSalesForm",

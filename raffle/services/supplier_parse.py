@@ -113,7 +113,7 @@ def parse_sales(
             offers = ", ".join(str(t) for t in tiers.values())
             _refuse(file, number, "price_tier", f"there is no “{tier_text}” tier; this event sells {offers}.", "T1")
         try:
-            amount = parse_amount(amount_text, what="The amount", allow_zero=False)
+            amount = parse_amount(amount_text, what="The amount")
         except DomainError as error:
             _refuse(file, number, "amount", str(error))
         contact = phone or email

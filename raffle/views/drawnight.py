@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from core import roles
 from core.errors import DomainError
 from core.money import parse_amount, split_sales
-from raffle import selectors, services, supplier_selectors
+from raffle import selectors, services
 from raffle.errors import RaffleError
 from raffle.models import Draw, DrawState
 from raffle.services.pool import draws_by_rng, draws_by_supplier
@@ -91,7 +91,7 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
         "preview_jackpot": draw.event.jackpot + preview.jackpot_contribution if preview else None,
         "by_rng": by_rng,
         "by_supplier": by_supplier,
-        "supplier": supplier_selectors.supplier_draw_status(draw) if by_supplier else None,
+        "supplier": selectors.supplier_draw_status(draw) if by_supplier else None,
         "progress": _progress(draw),
         "screen_template": select_template(
             [f"raffle/drawnight/_{screen}.html", "raffle/drawnight/_generic.html"]

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from core import roles
 from core.errors import DomainError
 from raffle import services
-from raffle.forms_supplier import SupplierImportForm
+from raffle.forms import SupplierImportForm
 from raffle.models import Draw
 from raffle.services.supplier_formats import SupplierFile, mapping_named
 

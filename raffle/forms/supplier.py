@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from raffle.forms import SerialTypedTwiceForm
+from raffle.forms.drawnight import SerialTypedTwiceForm
 from raffle.services.supplier_formats import available_mappings
 
 
