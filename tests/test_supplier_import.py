@@ -8,7 +8,6 @@ from django.utils import timezone
 
 from core.models import AuditEntry
 from core.pdf import pdf_text
-from licensing.models import Deduction, DeductionKind
 from licensing.services import deposit_record
 from raffle import services
 from raffle.cards import ACE_OF_SPADES
@@ -43,7 +42,7 @@ def _nothing_changed(draw, audit_before: int):
     assert not Sale.objects.filter(draw=draw).exists()
     assert not Ticket.objects.filter(draw=draw).exists()
     assert not SupplierImport.objects.exists() and not SupplierResult.objects.exists()
-    assert not SupplierSettlement.objects.exists() and not Deduction.objects.exists()
+    assert not SupplierSettlement.objects.exists()
     assert AuditEntry.objects.count() == audit_before
 
 
@@ -233,12 +232,9 @@ def test_online_draw_settled_net_of_fees_reconciles_and_reports_the_fees(staff_u
         settlement=settlement_file("25.00", "0.90", "0.50", "23.60"),
     )
     settlement = SupplierSettlement.objects.get(draw=draw)
-    kinds = {d.kind: d.amount for d in settlement.deductions.all()}
-    assert kinds == {DeductionKind.PROCESSING_FEES: Decimal("0.90"), DeductionKind.SUPPLIER_FEES: Decimal("0.50")}
-    assert all(
-        d.evidence.read() == settlement_file("25.00", "0.90", "0.50", "23.60").content
-        for d in settlement.deductions.all()
-    )
+    kinds = {d.kind: d.amount for d in settlement.deductions}
+    assert kinds == {"processing_fees": Decimal("0.90"), "supplier_fees": Decimal("0.50")}
+    assert settlement.evidence.read() == settlement_file("25.00", "0.90", "0.50", "23.60").content
     # The wizard's steps: close from the imported figures, announce, the supplier's winner, envelope, card.
     draw = services.draw_close_sales(actor=staff_user, draw=draw)
     assert draw.ticket_sales == Decimal("25.00")
@@ -258,7 +254,7 @@ def test_online_draw_settled_net_of_fees_reconciles_and_reports_the_fees(staff_u
     assert (line.deposited, line.deducted, line.difference) == (Decimal("23.60"), Decimal("1.40"), Decimal("0"))
     assert "short" not in line.flags and line.flags == []
     report = four_draw_report(event.__class__.objects.get(pk=event.pk), 1)
-    assert [(d.get_kind_display(), d.amount) for d in report.deductions] == [
+    assert [(d.label, d.amount) for d in report.deductions] == [
         ("Card-processing fees", Decimal("0.90")),
         ("Electronic raffle supplier fees", Decimal("0.50")),
     ]

@@ -14,7 +14,6 @@ from licensing.models.audited_statement import (  # noqa: F401
     AUDITED_STATEMENT_DUE_DAYS,
     AuditedStatementRequest,
 )
-from licensing.models.deduction import Deduction, DeductionKind  # noqa: F401
 from licensing.models.eligibility import (  # noqa: F401
     MIN_CHARITABLE_ACTIVITY_DAYS,
     CharitablePurpose,

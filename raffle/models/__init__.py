@@ -41,7 +41,12 @@ from raffle.models.payments import (  # noqa: F401
     UnclaimedPrize,
     add_months,
 )
-from raffle.models.supplier import SupplierImport, SupplierResult, SupplierSettlement  # noqa: F401
+from raffle.models.supplier import (  # noqa: F401
+    SettlementDeduction,
+    SupplierImport,
+    SupplierResult,
+    SupplierSettlement,
+)
 from raffle.models.ticket import (  # noqa: F401
     DESTRUCTION_DELAY_DAYS,
     DrawPool,

@@ -7,12 +7,14 @@ paper and imported tickets alike); these rows record the files they came
 from, with their SHA-256, who imported them and when.
 """
 
+from dataclasses import dataclass
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
-from licensing.models import Deduction, Deposit
+from licensing.models import Deposit
 from raffle.models.draw import Draw
 from raffle.models.event import money_field
 
@@ -52,7 +54,8 @@ class SupplierResult(models.Model):
 
 class SupplierSettlement(models.Model):
     """R:L12 the supplier's settlement of a draw: the gross sales, the fees it
-    kept (each recorded as a deduction of its kind with this settlement as
+    kept before depositing (card-processing and supplier fees, each a
+    deduction of its kind, not a cheque, with this settlement file as its
     evidence) and the net it deposited into the trust account."""
 
     draw = models.OneToOneField(Draw, on_delete=models.PROTECT, related_name="supplier_settlement")
@@ -64,7 +67,7 @@ class SupplierSettlement(models.Model):
     net_deposited = money_field()
     deposit_reference = models.CharField(max_length=40)
     deposit = models.ForeignKey(Deposit, on_delete=models.PROTECT, related_name="+")
-    deductions = models.ManyToManyField(Deduction, related_name="supplier_settlements", blank=True)
+    evidence = models.FileField(upload_to="settlements/%Y/", help_text="The settlement file as the supplier sent it.")
 
     class Meta:
         constraints = [
@@ -84,3 +87,25 @@ class SupplierSettlement(models.Model):
     @property
     def fees(self):
         return self.processing_fees + self.supplier_fees
+
+    @property
+    def deductions(self) -> list["SettlementDeduction"]:
+        """The fees as deductions of their kind, for the reports."""
+        reference = f"Supplier settlement of draw {self.draw.number} ({self.settlement_date:%Y-%m-%d})"
+        return [
+            SettlementDeduction(kind, label, self.settlement_date, amount, reference)
+            for kind, label, amount in (
+                ("processing_fees", "Card-processing fees", self.processing_fees),
+                ("supplier_fees", "Electronic raffle supplier fees", self.supplier_fees),
+            )
+            if amount
+        ]
+
+
+@dataclass(frozen=True)
+class SettlementDeduction:
+    kind: str
+    label: str
+    deducted_on: object
+    amount: object
+    reference: str

@@ -17,7 +17,6 @@ from django.utils import timezone
 from core.money import ZERO
 from licensing.models import (
     ApprovedUse,
-    Deduction,
     DonatedPrize,
     Expense,
     ExpenseKind,
@@ -35,6 +34,8 @@ from raffle.models import (
     DrawState,
     Event,
     PrizePayment,
+    SettlementDeduction,
+    SupplierSettlement,
     UnclaimedPrize,
 )
 from raffle.reports import registers
@@ -152,7 +153,7 @@ class FourDrawReport:
     payments: list[PrizePayment]
     expenses: list[Expense]
     video_register: bool
-    deductions: list[Deduction] = field(default_factory=list)
+    deductions: list[SettlementDeduction] = field(default_factory=list)
     generated_at: datetime.datetime = field(default_factory=timezone.now)
 
     @property
@@ -225,7 +226,11 @@ def four_draw_report(event: Event, period: int) -> FourDrawReport:
         ),
         video_register=registers.video_register_available(),
         # R:L12 fees the supplier kept from these draws' sales, each of its kind, with the settlement as evidence.
-        deductions=list(Deduction.objects.filter(supplier_settlements__draw__in=draws).order_by("deducted_on", "pk")),
+        deductions=[
+            d
+            for s in SupplierSettlement.objects.filter(draw__in=draws).select_related("draw").order_by("draw__number")
+            for d in s.deductions
+        ],
     )
 
 

@@ -14,6 +14,7 @@ import io
 import json
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 
 from django.conf import settings
@@ -126,9 +127,10 @@ class SupplierFile:
     content: bytes
 
 
-def read_rows(file: SupplierFile, kind: str, mapping: SupplierMapping = GENERIC):
-    """Yield (line number, tuple of the generic columns' raw text) for each data
-    row. Refuses a missing column, naming it, before any row is read."""
+def read_rows(file: SupplierFile, kind: str, mapping: SupplierMapping = GENERIC, *, strip: bool = True):
+    """Yield (line number, tuple of the generic columns' text) for each data
+    row, stripped unless `strip` is false (the caller strips what it keeps).
+    Refuses a missing column, naming it, before any row is read."""
     try:
         text = file.content.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -154,22 +156,31 @@ def read_rows(file: SupplierFile, kind: str, mapping: SupplierMapping = GENERIC)
             )
         positions.append(header.index(theirs))
     translate = [mapping.values.get(column) for column in COLUMNS[kind]]
+    pick = itemgetter(*positions)
+    plain = not strip and not any(translate)
+    width = len(header)
     for number, row in enumerate(reader, start=2):
-        if not row or (len(row) == 1 and not row[0].strip()):
-            continue
-        if len(row) != len(header):
+        if len(row) != width:
+            if not row or (len(row) == 1 and not row[0].strip()):
+                continue
             raise ImportRefused(
                 file=file.name,
                 line=number,
                 column="",
-                problem=f"the line has {len(row)} fields; the header has {len(header)} (a comma inside a value "
+                problem=f"the line has {len(row)} fields; the header has {width} (a comma inside a value "
                 "needs the value in double quotes).",
             )
-        values = tuple(
-            (table.get(row[p].strip(), row[p].strip()) if table else row[p].strip())
-            for p, table in zip(positions, translate, strict=True)
+        if plain:  # the bulk path: the sales file in the generic format
+            yield number, pick(row)
+            continue
+        values = [v.strip() for v in pick(row)] if strip else list(pick(row))
+        yield (
+            number,
+            tuple(
+                (table.get(v, table.get(v.strip(), v)) if table else v)
+                for v, table in zip(values, translate, strict=True)
+            ),
         )
-        yield number, values
 
 
 def parse_datetime(value: str, mapping: SupplierMapping) -> datetime.datetime:

@@ -15,14 +15,13 @@ import datetime
 import hashlib
 from dataclasses import dataclass
 
-from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
 
 from core.audit import audit_record
 from core.money import ZERO
-from licensing.models import Deduction, DeductionKind, Deposit, PlannedDraw
+from licensing.models import Deposit, PlannedDraw
 from raffle.errors import RaffleError
 from raffle.models import (
     DepositCoverage,
@@ -50,7 +49,7 @@ from raffle.services.supplier_parse import (
     parse_sales,
     parse_settlement,
 )
-from raffle.services.supplier_write import copy_sales_and_tickets
+from raffle.services.supplier_write import copy_sales_and_tickets, write_settlement
 
 RESULT_STATES = (DrawState.SELLING, DrawState.SALES_CLOSED, DrawState.ANNOUNCED)
 
@@ -110,12 +109,15 @@ def _refuse_at(file: str, line: int, column: str, error: RaffleError):
     raise ImportRefused(file=file, line=line, column=column, problem=str(error), rule=error.rule) from None
 
 
-def _check_sales(draw: Draw, sales: ParsedSales) -> None:
-    licence_id = draw.event.licence_id
+def check_serials_unused(draw: Draw, sales: ParsedSales) -> None:
+    """R:T3 no ticket number of the file is already sold under the licence,
+    paper tickets included. The import itself leaves this to the database's
+    unique constraint and calls it only to name the line when that refuses;
+    a dry run calls it to show the refusal without writing."""
     serials = list(sales.lines)
-    for start in range(0, len(serials), 20_000):  # R:T3 across the licence, paper tickets included
+    for start in range(0, len(serials), 20_000):
         taken = (
-            Ticket.objects.filter(licence_id=licence_id, serial__in=serials[start : start + 20_000])
+            Ticket.objects.filter(licence_id=draw.event.licence_id, serial__in=serials[start : start + 20_000])
             .select_related("draw")
             .first()
         )
@@ -128,6 +130,9 @@ def _check_sales(draw: Draw, sales: ParsedSales) -> None:
                 "a ticket number is used once across all draws, paper and electronic.",
                 rule="T3",
             )
+
+
+def _check_sales(draw: Draw, sales: ParsedSales) -> None:
     valid = sum((g.amount for g in sales.valid_groups), ZERO)
     sold = Sale.objects.filter(draw=draw, voided_at__isnull=True).aggregate(s=Sum("amount"))["s"] or ZERO
     last_line = max((g.last_line for g in sales.groups), default=1)
@@ -302,6 +307,9 @@ def supplier_draw_import(
         summary.settlement_net = parsed_settlement.net_deposited
         summary.deposit_slip = deposit.slip_number
     if dry_run:
+        if parsed_sales is not None:
+            with their_columns(mapping, "sales"):
+                check_serials_unused(draw, parsed_sales)
         return summary
     record = SupplierImport.objects.create(
         draw=draw,
@@ -320,7 +328,9 @@ def supplier_draw_import(
         try:
             with transaction.atomic():
                 copy_sales_and_tickets(actor=actor, draw=draw, groups=parsed_sales.groups)
-        except IntegrityError:  # R:T3 sold at the same moment elsewhere
+        except IntegrityError:  # R:T3 the constraint refused a ticket number: name its line
+            with their_columns(mapping, "sales"):
+                check_serials_unused(draw, parsed_sales)
             raise RaffleError(
                 f"{sales.name}: a ticket number was sold under this licence while the file was imported; "
                 "nothing was imported. Import it again to see which.",
@@ -335,7 +345,7 @@ def supplier_draw_import(
             rng_reference=parsed_result.rng_reference,
         )
     if parsed_settlement is not None:
-        _write_settlement(actor=actor, draw=draw, record=record, parsed=parsed_settlement, file=settlement)
+        write_settlement(draw=draw, record=record, parsed=parsed_settlement, file=settlement)
         summary.deposit_slip = deposit.slip_number
     audit_record(
         actor=actor,
@@ -354,40 +364,3 @@ def supplier_draw_import(
         },
     )
     return summary
-
-
-def _write_settlement(*, actor, draw: Draw, record, parsed: ParsedSettlement, file: SupplierFile) -> None:
-    """R:L12 the fees as deductions of their kind with the settlement file as
-    evidence; the net allocated to the deposit that holds it."""
-    deposit = Deposit.objects.get(account__licence_id=draw.event.licence_id, slip_number=parsed.deposit_reference)
-    deductions = []
-    for kind, amount in (
-        (DeductionKind.PROCESSING_FEES, parsed.processing_fees),
-        (DeductionKind.SUPPLIER_FEES, parsed.supplier_fees),
-    ):
-        if amount:
-            deduction = Deduction(
-                licence_id=draw.event.licence_id,
-                kind=kind,
-                deducted_on=parsed.settlement_date,
-                amount=amount,
-                reference=f"Supplier settlement of draw {draw.number} ({parsed.settlement_date:%Y-%m-%d})",
-                recorded_by=actor,
-            )
-            deduction.evidence.save(file.name, ContentFile(file.content), save=False)
-            deduction.save()
-            deductions.append(deduction)
-    settlement = SupplierSettlement.objects.create(
-        draw=draw,
-        supplier_import=record,
-        settlement_date=parsed.settlement_date,
-        gross=parsed.gross,
-        processing_fees=parsed.processing_fees,
-        supplier_fees=parsed.supplier_fees,
-        net_deposited=parsed.net_deposited,
-        deposit_reference=parsed.deposit_reference,
-        deposit=deposit,
-    )
-    settlement.deductions.set(deductions)
-    if parsed.net_deposited:
-        DepositCoverage.objects.create(deposit=deposit, draw=draw, amount=parsed.net_deposited)

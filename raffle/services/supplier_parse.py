@@ -68,6 +68,84 @@ def _refuse(file: SupplierFile, line: int, column: str, problem: str, rule: str 
     raise ImportRefused(file=file.name, line=line, column=column, problem=problem, rule=rule)
 
 
+class _RowReader:
+    """Turns one line's text into checked values, remembering the texts it has
+    already read: a million lines repeat a few amounts, tiers, envelopes and
+    timestamps, so each distinct text is parsed and checked once."""
+
+    def __init__(self, file, mapping, tiers, sealed, window, draw_number):
+        self.file, self.mapping, self.tiers, self.sealed = file, mapping, tiers, sealed
+        self.window, self.draw_number = window, draw_number
+        self.moments: dict[str, datetime.datetime] = {}
+        self.amounts: dict[str, Decimal] = {}
+        self.tier_of: dict[str, PriceTier] = {}
+        self.picks: dict[str, int] = {}
+
+    def serial(self, number: int, text: str) -> str:
+        if text.isdigit() and len(text) <= 40:
+            return str(int(text))  # printed leading zeros do not make another ticket
+        try:
+            return normalise_serial(text)
+        except RaffleError as error:
+            _refuse(self.file, number, "ticket_number", str(error))
+
+    def moment(self, number: int, text: str) -> datetime.datetime:
+        moment = self.moments.get(text)
+        if moment is not None:
+            return moment
+        try:
+            moment = parse_datetime(text.strip(), self.mapping)
+        except ValueError:
+            _refuse(self.file, number, "sold_at", f"“{text}” is not a date and time (e.g. 2026-12-03T19:45:00-05:00).")
+        opens, closes = self.window.opens, self.window.closes
+        if moment < opens or moment > closes:  # R:T4 a ticket is sold for one draw, inside its sales window
+            _refuse(
+                self.file,
+                number,
+                "sold_at",
+                f"the ticket was sold at {moment.isoformat()}, outside draw {self.draw_number}'s sales "
+                f"(from {opens.isoformat()} until the draw at {closes.isoformat()}).",
+                "T4",
+            )
+        self.moments[text] = moment
+        return moment
+
+    def tier(self, number: int, text: str) -> PriceTier:
+        tier = self.tier_of.get(text)
+        if tier is None:
+            clean = text.strip()
+            tier = self.tiers.get(int(clean)) if clean.isdigit() else None
+            if tier is None:  # R:T1
+                offers = ", ".join(str(t) for t in self.tiers.values())
+                _refuse(self.file, number, "price_tier", f"there is no “{text}” tier; this event sells {offers}.", "T1")
+            self.tier_of[text] = tier
+        return tier
+
+    def amount(self, number: int, text: str) -> Decimal:
+        amount = self.amounts.get(text)
+        if amount is None:
+            try:
+                amount = self.amounts[text] = parse_amount(text, what="The amount")
+            except DomainError as error:
+                _refuse(self.file, number, "amount", str(error))
+        return amount
+
+    def pick(self, number: int, text: str) -> int:
+        pick = self.picks.get(text)
+        if pick is None:
+            clean = text.strip()
+            pick = int(clean) if clean.isdigit() else 0
+            if pick not in self.sealed:  # R:T9
+                problem = (
+                    f"envelope {pick} is already open; a purchaser picks a sealed one."
+                    if 1 <= pick <= 52
+                    else f"“{text}” is not an envelope number from 1 to 52."
+                )
+                _refuse(self.file, number, "envelope_pick", problem, "T9")
+            self.picks[text] = pick
+        return pick
+
+
 def parse_sales(
     file: SupplierFile,
     *,
@@ -80,62 +158,26 @@ def parse_sales(
     groups: dict[tuple[str, int, str], SaleGroup] = {}
     lines: dict[str, int] = {}
     rows, last = 0, None
-    opens, closes = window.opens, window.closes
-    for number, row in read_rows(file, "sales", mapping):
+    read = _RowReader(file, mapping, tiers, sealed, window, draw_number)
+    for number, row in read_rows(file, "sales", mapping, strip=False):
         rows += 1
         order_id, ticket, sold_at, tier_text, amount_text, name, address, phone, email, pick, status = row
-        if not order_id:
-            _refuse(file, number, "order_id", "the order number is empty.")
-        try:
-            serial = normalise_serial(ticket)
-        except RaffleError as error:
-            _refuse(file, number, "ticket_number", str(error))
+        serial = read.serial(number, ticket)
         if serial in lines:  # R:T3
             _refuse(file, number, "ticket_number", f"ticket {serial} is also on line {lines[serial]}.", "T3")
         lines[serial] = number
-        try:
-            moment = parse_datetime(sold_at, mapping)
-        except ValueError:
-            _refuse(file, number, "sold_at", f"“{sold_at}” is not a date and time (e.g. 2026-12-03T19:45:00-05:00).")
-        if moment < opens or moment > closes:  # R:T4 a ticket is sold for one draw, inside its sales window
-            _refuse(
-                file,
-                number,
-                "sold_at",
-                f"ticket {serial} was sold at {moment.isoformat()}, outside draw {draw_number}'s sales "
-                f"(from {opens.isoformat()} until the draw at {closes.isoformat()}).",
-                "T4",
-            )
+        moment = read.moment(number, sold_at)
         if status not in STATUSES:
-            _refuse(file, number, "status", f"the status is “{status}”; it must be sold, void or refunded.", "T11")
-        tier = tiers.get(int(tier_text)) if tier_text.isdigit() else None
-        if tier is None:  # R:T1
-            offers = ", ".join(str(t) for t in tiers.values())
-            _refuse(file, number, "price_tier", f"there is no “{tier_text}” tier; this event sells {offers}.", "T1")
-        try:
-            amount = parse_amount(amount_text, what="The amount")
-        except DomainError as error:
-            _refuse(file, number, "amount", str(error))
-        contact = phone or email
-        if not name or not contact:  # R:T9
-            column = "purchaser_name" if not name else "purchaser_phone"
-            _refuse(
-                file, number, column, "an electronic ticket carries the purchaser's name and phone or e-mail.", "T9"
-            )
-        pick_number = int(pick) if pick.isdigit() else 0
-        if pick_number not in sealed:  # R:T9
-            problem = (
-                f"envelope {pick_number} is already open; a purchaser picks a sealed one."
-                if 1 <= pick_number <= 52
-                else f"“{pick}” is not an envelope number from 1 to 52."
-            )
-            _refuse(file, number, "envelope_pick", problem, "T9")
+            status = status.strip()
+            if status not in STATUSES:
+                _refuse(file, number, "status", f"the status is “{status}”; it must be sold, void or refunded.", "T11")
+        tier = read.tier(number, tier_text)
+        amount = read.amount(number, amount_text)
         key = (order_id, tier.quantity, status)
         group = groups.get(key)
         if group is None:
-            group = groups[key] = SaleGroup(
-                number, order_id, tier, status, moment, name[:150], address[:300], contact[:200], pick_number
-            )
+            group = groups[key] = _new_group(file, number, key, tier, moment, name, address, phone or email)
+            group.envelope_pick = read.pick(number, pick)
         group.serials.append(serial)
         group.amount += amount
         group.last_line = number
@@ -144,6 +186,18 @@ def parse_sales(
     for group in groups.values():
         _check_group_price(file, group)
     return ParsedSales(file.name, list(groups.values()), lines, rows, last)
+
+
+def _new_group(file, number: int, key, tier: PriceTier, moment, name: str, address: str, contact: str) -> SaleGroup:
+    """The first line of an order at a tier: the purchaser is checked once per order."""
+    order_id = key[0].strip()
+    if not order_id:
+        _refuse(file, number, "order_id", "the order number is empty.")
+    name, contact = name.strip(), contact.strip()
+    if not name or not contact:  # R:T9
+        column = "purchaser_name" if not name else "purchaser_phone"
+        _refuse(file, number, column, "an electronic ticket carries the purchaser's name and phone or e-mail.", "T9")
+    return SaleGroup(number, order_id, tier, key[2], moment, name[:150], address.strip()[:300], contact[:200], 0)
 
 
 def _check_group_price(file: SupplierFile, group: SaleGroup) -> None:
