@@ -1,12 +1,10 @@
 """Forms by page area: `drawnight` (the draw's steps), `rules` (Rules of Play,
 exit strategy), `sales`, `supplier` (imports from the registered supplier),
-`treasury`, `audit` (the integrity registers). They
-only parse input; the services decide. Re-exported here so
+`treasury`, `audit` (the integrity registers). They only parse input; the services decide. Re-exported here so
 `from raffle.forms import X` keeps working."""
 
 from raffle.forms.audit import RegistrarNotificationForm, VideoForm
 from raffle.forms.drawnight import (
-    STEP_FORMS,
     CloseSalesForm,
     ConfirmForm,
     DestructionForm,
@@ -41,7 +39,6 @@ from raffle.forms.treasury import (
 __all__ = [
     "SupplierImportForm",
     "SupplierWinningTicketForm",
-    "STEP_FORMS",
     "ApprovedUseForm",
     "CloseSalesForm",
     "ConfirmForm",
