@@ -7,76 +7,116 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('licensing', '0004_audited_statement_requests'),
+        ("licensing", "0004_audited_statement_requests"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ExcludedPerson',
+            name="ExcludedPerson",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('full_name', models.CharField(max_length=150)),
-                ('contact', models.CharField(blank=True, help_text='Phone or e-mail, when known.', max_length=200)),
-                ('reason', models.CharField(choices=[('board', 'Board member'), ('volunteer', 'Draw volunteer'), ('supplier_staff', 'Electronic raffle supplier staff'), ('household', 'Household of an excluded person')], max_length=20)),
-                ('added_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("full_name", models.CharField(max_length=150)),
+                ("contact", models.CharField(blank=True, help_text="Phone or e-mail, when known.", max_length=200)),
+                (
+                    "reason",
+                    models.CharField(
+                        choices=[
+                            ("board", "Board member"),
+                            ("volunteer", "Draw volunteer"),
+                            ("supplier_staff", "Electronic raffle supplier staff"),
+                            ("household", "Household of an excluded person"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("added_at", models.DateTimeField(default=django.utils.timezone.now, editable=False)),
             ],
             options={
-                'ordering': ['organisation', 'full_name'],
+                "ordering": ["organisation", "full_name"],
             },
         ),
         migrations.AddField(
-            model_name='licence',
-            name='supplier_name',
-            field=models.CharField(blank=True, help_text='The AGCO-registered gaming supplier of the electronic raffle system.', max_length=150),
+            model_name="licence",
+            name="supplier_name",
+            field=models.CharField(
+                blank=True,
+                help_text="The AGCO-registered gaming supplier of the electronic raffle system.",
+                max_length=150,
+            ),
         ),
         migrations.AddField(
-            model_name='licence',
-            name='supplier_registration_number',
+            model_name="licence",
+            name="supplier_registration_number",
             field=models.CharField(blank=True, help_text="The supplier's AGCO registration number.", max_length=40),
         ),
         migrations.AddField(
-            model_name='licence',
-            name='supplier_system_name',
-            field=models.CharField(blank=True, help_text='The electronic raffle system.', max_length=150),
+            model_name="licence",
+            name="supplier_system_name",
+            field=models.CharField(blank=True, help_text="The electronic raffle system.", max_length=150),
         ),
         migrations.AddField(
-            model_name='licence',
-            name='supplier_system_version',
+            model_name="licence",
+            name="supplier_system_version",
             field=models.CharField(blank=True, max_length=40),
         ),
         migrations.AddField(
-            model_name='licence',
-            name='system_approval_on',
-            field=models.DateField(blank=True, help_text='The date of that approval.', null=True),
+            model_name="licence",
+            name="system_approval_on",
+            field=models.DateField(blank=True, help_text="The date of that approval.", null=True),
         ),
         migrations.AddField(
-            model_name='licence',
-            name='system_approval_reference',
-            field=models.CharField(blank=True, help_text="The approval that allows this software's own RNG draw and electronic deck (D5, E4); without it the electronic draw takes the supplier's result.", max_length=120),
+            model_name="licence",
+            name="system_approval_reference",
+            field=models.CharField(
+                blank=True,
+                help_text="The approval that allows this software's own RNG draw and electronic deck (D5, E4); without it the electronic draw takes the supplier's result.",
+                max_length=120,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='licence',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('system_approval_on__isnull', True), ('system_approval_reference', '')), models.Q(models.Q(('system_approval_reference', ''), _negated=True), ('system_approval_on__isnull', False)), _connector='OR'), name='licence_system_approval_has_reference_and_date', violation_error_message="Record the approval's reference and its date, or neither."),
+            model_name="licence",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("system_approval_on__isnull", True), ("system_approval_reference", "")),
+                    models.Q(
+                        models.Q(("system_approval_reference", ""), _negated=True),
+                        ("system_approval_on__isnull", False),
+                    ),
+                    _connector="OR",
+                ),
+                name="licence_system_approval_has_reference_and_date",
+                violation_error_message="Record the approval's reference and its date, or neither.",
+            ),
         ),
         migrations.AddField(
-            model_name='excludedperson',
-            name='added_by',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="excludedperson",
+            name="added_by",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+            ),
         ),
         migrations.AddField(
-            model_name='excludedperson',
-            name='organisation',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='excluded_persons', to='licensing.organisation'),
+            model_name="excludedperson",
+            name="organisation",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="excluded_persons",
+                to="licensing.organisation",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='excludedperson',
-            constraint=models.CheckConstraint(condition=models.Q(('full_name', ''), _negated=True), name='excluded_person_has_name'),
+            model_name="excludedperson",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("full_name", ""), _negated=True), name="excluded_person_has_name"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='excludedperson',
-            constraint=models.CheckConstraint(condition=models.Q(('reason__in', ['board', 'volunteer', 'supplier_staff', 'household'])), name='exclusion_reason_valid'),
+            model_name="excludedperson",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("reason__in", ["board", "volunteer", "supplier_staff", "household"])),
+                name="exclusion_reason_valid",
+            ),
         ),
     ]

@@ -8,125 +8,177 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('licensing', '0005_electronic_supplier'),
-        ('raffle', '0009_seed_letter_of_credit'),
+        ("licensing", "0005_electronic_supplier"),
+        ("raffle", "0009_seed_letter_of_credit"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='SupplierImport',
+            name="SupplierImport",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('files', models.JSONField(default=dict, help_text="Each file's name and SHA-256, by kind.")),
-                ('sales_rows', models.PositiveIntegerField(default=0)),
-                ('tickets_sold', models.PositiveIntegerField(default=0)),
-                ('tickets_void', models.PositiveIntegerField(default=0)),
-                ('sales_amount', models.DecimalField(decimal_places=2, default=0, max_digits=12)),
-                ('imported_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("files", models.JSONField(default=dict, help_text="Each file's name and SHA-256, by kind.")),
+                ("sales_rows", models.PositiveIntegerField(default=0)),
+                ("tickets_sold", models.PositiveIntegerField(default=0)),
+                ("tickets_void", models.PositiveIntegerField(default=0)),
+                ("sales_amount", models.DecimalField(decimal_places=2, default=0, max_digits=12)),
+                ("imported_at", models.DateTimeField(default=django.utils.timezone.now)),
             ],
             options={
-                'ordering': ['draw', 'imported_at'],
+                "ordering": ["draw", "imported_at"],
             },
         ),
         migrations.CreateModel(
-            name='SupplierResult',
+            name="SupplierResult",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('winning_ticket_number', models.CharField(max_length=40)),
-                ('drawn_at', models.DateTimeField()),
-                ('rng_reference', models.CharField(max_length=120)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("winning_ticket_number", models.CharField(max_length=40)),
+                ("drawn_at", models.DateTimeField()),
+                ("rng_reference", models.CharField(max_length=120)),
             ],
         ),
         migrations.CreateModel(
-            name='SupplierSettlement',
+            name="SupplierSettlement",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('settlement_date', models.DateField()),
-                ('gross', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('processing_fees', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('supplier_fees', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('net_deposited', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('deposit_reference', models.CharField(max_length=40)),
-                ('evidence', models.FileField(help_text='The settlement file as the supplier sent it.', upload_to='settlements/%Y/')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("settlement_date", models.DateField()),
+                ("gross", models.DecimalField(decimal_places=2, max_digits=12)),
+                ("processing_fees", models.DecimalField(decimal_places=2, max_digits=12)),
+                ("supplier_fees", models.DecimalField(decimal_places=2, max_digits=12)),
+                ("net_deposited", models.DecimalField(decimal_places=2, max_digits=12)),
+                ("deposit_reference", models.CharField(max_length=40)),
+                (
+                    "evidence",
+                    models.FileField(
+                        help_text="The settlement file as the supplier sent it.", upload_to="settlements/%Y/"
+                    ),
+                ),
             ],
         ),
         migrations.RemoveConstraint(
-            model_name='winnerselection',
-            name='selection_method_valid',
+            model_name="winnerselection",
+            name="selection_method_valid",
         ),
         migrations.AddField(
-            model_name='event',
-            name='max_tickets_per_person',
-            field=models.PositiveIntegerField(blank=True, help_text='The most tickets one person (same name and contact) may buy for one draw, as the Rules of Play state; empty for no limit.', null=True),
+            model_name="event",
+            name="max_tickets_per_person",
+            field=models.PositiveIntegerField(
+                blank=True,
+                help_text="The most tickets one person (same name and contact) may buy for one draw, as the Rules of Play state; empty for no limit.",
+                null=True,
+            ),
         ),
         migrations.AddField(
-            model_name='sale',
-            name='purchaser_address',
+            model_name="sale",
+            name="purchaser_address",
             field=models.CharField(blank=True, max_length=300),
         ),
         migrations.AddField(
-            model_name='sale',
-            name='supplier_order',
-            field=models.CharField(blank=True, help_text="The order number in the supplier's system (imported sales).", max_length=60),
+            model_name="sale",
+            name="supplier_order",
+            field=models.CharField(
+                blank=True, help_text="The order number in the supplier's system (imported sales).", max_length=60
+            ),
         ),
         migrations.AddField(
-            model_name='winnerselection',
-            name='rng_reference',
-            field=models.CharField(blank=True, help_text="The supplier system's reference of its RNG draw (D5).", max_length=120),
+            model_name="winnerselection",
+            name="rng_reference",
+            field=models.CharField(
+                blank=True, help_text="The supplier system's reference of its RNG draw (D5).", max_length=120
+            ),
         ),
         migrations.AlterField(
-            model_name='winnerselection',
-            name='method',
-            field=models.CharField(choices=[('rng', 'Drawn by the cryptographic RNG'), ('container', 'Drawn from the container, serial typed twice'), ('supplier', "Drawn by the registered supplier's system")], max_length=20),
+            model_name="winnerselection",
+            name="method",
+            field=models.CharField(
+                choices=[
+                    ("rng", "Drawn by the cryptographic RNG"),
+                    ("container", "Drawn from the container, serial typed twice"),
+                    ("supplier", "Drawn by the registered supplier's system"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='winnerselection',
-            constraint=models.CheckConstraint(condition=models.Q(('method__in', ['rng', 'container', 'supplier'])), name='selection_method_valid'),
+            model_name="winnerselection",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("method__in", ["rng", "container", "supplier"])), name="selection_method_valid"
+            ),
         ),
         migrations.AddField(
-            model_name='supplierimport',
-            name='draw',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='supplier_imports', to='raffle.draw'),
+            model_name="supplierimport",
+            name="draw",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="supplier_imports", to="raffle.draw"
+            ),
         ),
         migrations.AddField(
-            model_name='supplierimport',
-            name='imported_by',
-            field=models.ForeignKey(null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="supplierimport",
+            name="imported_by",
+            field=models.ForeignKey(
+                null=True, on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+            ),
         ),
         migrations.AddField(
-            model_name='supplierresult',
-            name='draw',
-            field=models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='supplier_result', to='raffle.draw'),
+            model_name="supplierresult",
+            name="draw",
+            field=models.OneToOneField(
+                on_delete=django.db.models.deletion.PROTECT, related_name="supplier_result", to="raffle.draw"
+            ),
         ),
         migrations.AddField(
-            model_name='supplierresult',
-            name='supplier_import',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='raffle.supplierimport'),
+            model_name="supplierresult",
+            name="supplier_import",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="+", to="raffle.supplierimport"
+            ),
         ),
         migrations.AddField(
-            model_name='suppliersettlement',
-            name='deposit',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='licensing.deposit'),
+            model_name="suppliersettlement",
+            name="deposit",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="+", to="licensing.deposit"
+            ),
         ),
         migrations.AddField(
-            model_name='suppliersettlement',
-            name='draw',
-            field=models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='supplier_settlement', to='raffle.draw'),
+            model_name="suppliersettlement",
+            name="draw",
+            field=models.OneToOneField(
+                on_delete=django.db.models.deletion.PROTECT, related_name="supplier_settlement", to="raffle.draw"
+            ),
         ),
         migrations.AddField(
-            model_name='suppliersettlement',
-            name='supplier_import',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='raffle.supplierimport'),
+            model_name="suppliersettlement",
+            name="supplier_import",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="+", to="raffle.supplierimport"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='suppliersettlement',
-            constraint=models.CheckConstraint(condition=models.Q(('gross', django.db.models.expressions.CombinedExpression(django.db.models.expressions.CombinedExpression(models.F('processing_fees'), '+', models.F('supplier_fees')), '+', models.F('net_deposited')))), name='settlement_gross_is_fees_plus_net'),
+            model_name="suppliersettlement",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    (
+                        "gross",
+                        django.db.models.expressions.CombinedExpression(
+                            django.db.models.expressions.CombinedExpression(
+                                models.F("processing_fees"), "+", models.F("supplier_fees")
+                            ),
+                            "+",
+                            models.F("net_deposited"),
+                        ),
+                    )
+                ),
+                name="settlement_gross_is_fees_plus_net",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='suppliersettlement',
-            constraint=models.CheckConstraint(condition=models.Q(('net_deposited__gte', 0), ('processing_fees__gte', 0), ('supplier_fees__gte', 0)), name='settlement_amounts_not_negative'),
+            model_name="suppliersettlement",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("net_deposited__gte", 0), ("processing_fees__gte", 0), ("supplier_fees__gte", 0)),
+                name="settlement_amounts_not_negative",
+            ),
         ),
     ]

@@ -24,6 +24,7 @@ from core.money import ZERO
 from licensing.models import Deposit, PlannedDraw
 from raffle.errors import RaffleError
 from raffle.models import (
+    BEFORE_WINNING_TICKET,
     DepositCoverage,
     Draw,
     DrawState,
@@ -50,8 +51,6 @@ from raffle.services.supplier_parse import (
     parse_settlement,
 )
 from raffle.services.supplier_write import copy_sales_and_tickets, write_settlement
-
-RESULT_STATES = (DrawState.SELLING, DrawState.SALES_CLOSED, DrawState.ANNOUNCED)
 
 
 @dataclass
@@ -155,7 +154,8 @@ def _check_sales(draw: Draw, sales: ParsedSales) -> None:
 def _check_result(draw: Draw, result: ParsedResult, sales: ParsedSales | None) -> None:
     """R:D5 R:D2 the supplier's winner is a sold, valid ticket of this draw,
     drawn after its sales closed."""
-    if draw.state not in RESULT_STATES or SupplierResult.objects.filter(draw=draw).exists():
+    drawn = draw.state not in BEFORE_WINNING_TICKET or draw.state == DrawState.SCHEDULED
+    if drawn or SupplierResult.objects.filter(draw=draw).exists():
         raise ImportRefused(
             file=result.file,
             line=result.line,
