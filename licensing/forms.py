@@ -3,6 +3,7 @@
 import datetime
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from licensing.models import (
     ApplicantKind,
@@ -76,9 +77,25 @@ class ScheduleForm(forms.Form):
 
 
 class DocumentForm(forms.Form):
-    kind = forms.ChoiceField(choices=DocumentKind.choices, label="Document")
-    file = forms.FileField(label="File", required=False)
-    note = forms.CharField(label="Or: where the signed original is kept", max_length=300, required=False)
+    kind = forms.ChoiceField(choices=DocumentKind.choices, label=_("Document"))
+    file = forms.FileField(label=_("File"), required=False)
+    note = forms.CharField(
+        label=_("Or: the reason there is no file"),
+        max_length=300,
+        required=False,
+        help_text=_("e.g. not registered with the CRA; signed original in the binder, tab 3"),
+    )
+
+    def __init__(self, *args, application=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if application is not None:  # R:L7 only this application's checklist
+            labels = dict(DocumentKind.choices)
+            self.fields["kind"].choices = [(kind, labels[kind]) for kind in application.required_documents()]
+
+
+class SignerForm(forms.Form):
+    name = forms.CharField(label=_("Signer's name"), max_length=150)
+    title = forms.CharField(label=_("Title"), max_length=150, help_text=_("e.g. President, Treasurer"))
 
 
 class AmendmentForm(forms.Form):
@@ -95,4 +112,12 @@ class ApprovalForm(forms.Form):
     approved_on = forms.DateField(label="Approved by the AGCO on", widget=DATE)
 
 
-__all__ = ["EligibilityForm", "ApplicationForm", "ScheduleForm", "DocumentForm", "AmendmentForm", "ApprovalForm"]
+__all__ = [
+    "EligibilityForm",
+    "ApplicationForm",
+    "ScheduleForm",
+    "DocumentForm",
+    "SignerForm",
+    "AmendmentForm",
+    "ApprovalForm",
+]

@@ -9,7 +9,7 @@ urlpatterns: list = [
     path("licensing/applications/new/", applications.application_new, name="application_new"),
     path("licensing/applications/<int:application_id>/", applications.application_detail, name="application_detail"),
     path(
-        "licensing/applications/<int:application_id>/summary.pdf", applications.application_pdf, name="application_pdf"
+        "licensing/applications/<int:application_id>/package.pdf", applications.application_pdf, name="application_pdf"
     ),
     path(
         "licensing/organisations/<int:organisation_id>/eligibility/",

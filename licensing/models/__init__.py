@@ -6,6 +6,7 @@ from licensing.models.application import (  # noqa: F401
     ApplicantKind,
     Application,
     ApplicationDocument,
+    ApplicationSigner,
     ApplicationStatus,
     DocumentKind,
     PlannedDraw,

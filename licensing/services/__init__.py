@@ -2,6 +2,7 @@
 
 from licensing.services.amendments import licence_amend_channel, licence_amendment_approve  # noqa: F401
 from licensing.services.applications import (  # noqa: F401
+    application_add_signer,
     application_attach_document,
     application_checklist,
     application_create,

@@ -12,9 +12,9 @@ from licensing.models import (
     ApplicantKind,
     Application,
     ApplicationDocument,
+    ApplicationSigner,
     ApplicationStatus,
     AuthorityKind,
-    DocumentKind,
     Organisation,
     PlannedDraw,
 )
@@ -140,11 +140,13 @@ def application_attach_document(
     """R:L7 attach a checklist document (a file, or a note of where the
     original is kept). Attaching again replaces it."""
     application = _lock_draft(application)
-    if kind not in DocumentKind.values:
-        raise LicensingError("Choose which document of the checklist this is.")
+    if kind not in application.required_documents():
+        raise LicensingError("Choose a document of this application's checklist.", rule="L7")
     note = (note or "").strip()
     if not file and not note:
-        raise LicensingError("Attach the file, or note where the signed original is kept.")
+        raise LicensingError(
+            "Attach the file, or give the reason there is none (e.g. not registered; original in the binder)."
+        )
     document = ApplicationDocument.objects.filter(application=application, kind=kind).first()
     document = document or ApplicationDocument(application=application, kind=kind)
     if file:
@@ -163,12 +165,26 @@ def application_attach_document(
 
 
 def application_checklist(application: Application) -> list[dict]:
-    """R:L7 every document this applicant must file, attached or missing."""
+    """R:L7 every item of the guide's checklist for this applicant, in the
+    guide's order: its document (or the reason there is none), or missing.
+    The draw schedule is generated from the planned draws."""
     attached = {d.kind: d for d in application.documents.all()}
-    return [
-        {"kind": kind, "label": DocumentKind(kind).label, "document": attached.get(kind), "attached": kind in attached}
-        for kind in application.required_documents()
-    ]
+    planned = application.planned_draws.exists()
+    rows = []
+    for number, item in enumerate(application.checklist_items(), start=1):
+        document = attached.get(item.kind)
+        rows.append(
+            {
+                "number": number,
+                "kind": item.kind,
+                "label": item.label,
+                "detail": item.detail,
+                "generated": item.generated,
+                "document": document,
+                "attached": planned if item.generated else document is not None,
+            }
+        )
+    return rows
 
 
 def application_problems(application: Application, *, today: datetime.date | None = None) -> list[str]:
@@ -178,9 +194,13 @@ def application_problems(application: Application, *, today: datetime.date | Non
     planned = list(application.planned_draws.all())
     if not planned:
         problems.append("plan the draws: dates and maximum sales (L3)")
-    missing = [row["label"] for row in application_checklist(application) if not row["attached"]]
+    missing = [
+        row["label"] for row in application_checklist(application) if not row["attached"] and not row["generated"]
+    ]
     if missing:
         problems.append("attach the missing documents: " + "; ".join(missing) + " (L7)")
+    if not application.signers.exists():
+        problems.append("name the Licence Application signers (L7)")
     earliest = application.earliest_start(today)
     if planned and planned[0].draw_on < earliest:
         problems.append(
@@ -232,3 +252,22 @@ def application_record_licence(*, actor, application: Application, licence) -> A
         actor=actor, action="licensing.application.record_licence", obj=application, data={"licence": licence.number}
     )
     return application
+
+
+@transaction.atomic
+def application_add_signer(*, actor, application: Application, name: str, title: str) -> ApplicationSigner:
+    """A Licence Application signer: named on the package's signature block;
+    they sign every written change to the submitted package (amendments)."""
+    application = _lock_draft(application)
+    name, title = (name or "").strip(), (title or "").strip()
+    if not name or not title:
+        raise LicensingError("Give the signer's name and title (e.g. President).")
+    if application.signers.filter(name=name).exists():
+        raise LicensingError(f"{name} already signs this application.")
+    signer = ApplicationSigner.objects.create(
+        application=application, name=name, title=title, position=application.signers.count() + 1
+    )
+    audit_record(
+        actor=actor, action="licensing.application.add_signer", obj=application, data={"name": name, "title": title}
+    )
+    return signer

@@ -5,7 +5,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 
 from core.errors import DomainError
-from core.pdf import pdf_response, render_pdf
+from core.pdf import pdf_response
 from core.roles import ADMINISTRATOR, AUDITOR, TREASURER, role_required, user_has_role
 from licensing import selectors, services
 from licensing.forms import (
@@ -15,8 +15,10 @@ from licensing.forms import (
     DocumentForm,
     EligibilityForm,
     ScheduleForm,
+    SignerForm,
 )
 from licensing.models import ApplicationStatus, Eligibility, Licence, LicenceAmendment, Organisation
+from licensing.package import application_package_pdf
 
 READERS = (ADMINISTRATOR, TREASURER, AUDITOR)
 WRITERS = (ADMINISTRATOR, TREASURER)
@@ -66,7 +68,8 @@ def application_detail(request, application_id: int):
     schedule_form = ScheduleForm(
         initial={"lines": "\n".join(f"{p.draw_on:%Y-%m-%d}, {p.max_sales}" for p in application.planned_draws.all())}
     )
-    document_form = DocumentForm()
+    document_form = DocumentForm(application=application)
+    signer_form = SignerForm()
     if request.method == "POST":
         if not user_has_role(request.user, *WRITERS):
             raise PermissionDenied
@@ -82,13 +85,23 @@ def application_detail(request, application_id: int):
             ):
                 return redirect("application_detail", application.pk)
         elif action == "document":
-            document_form = DocumentForm(request.POST, request.FILES)
+            document_form = DocumentForm(request.POST, request.FILES, application=application)
             if document_form.is_valid() and _run(
                 request,
                 services.application_attach_document,
                 "Document attached.",
                 application=application,
                 **document_form.cleaned_data,
+            ):
+                return redirect("application_detail", application.pk)
+        elif action == "signer":
+            signer_form = SignerForm(request.POST)
+            if signer_form.is_valid() and _run(
+                request,
+                services.application_add_signer,
+                "Signer added.",
+                application=application,
+                **signer_form.cleaned_data,
             ):
                 return redirect("application_detail", application.pk)
         elif action == "licence":
@@ -108,6 +121,8 @@ def application_detail(request, application_id: int):
     context.update(
         schedule_form=schedule_form,
         document_form=document_form,
+        signer_form=signer_form,
+        signers=application.signers.all(),
         is_draft=application.status == ApplicationStatus.DRAFT,
         licences=Licence.objects.filter(organisation=application.organisation, application__isnull=True),
     )
@@ -117,10 +132,7 @@ def application_detail(request, application_id: int):
 @role_required(*READERS)
 def application_pdf(request, application_id: int):
     application = get_object_or_404(selectors.application_list(), pk=application_id)
-    context = selectors.application_summary(application)
-    context["footer_left"] = f"Application package · {application.organisation.name}"
-    pdf = render_pdf("pdf/application_summary.html", context, request=request)
-    return pdf_response(pdf, f"application-{application.pk}.pdf")
+    return pdf_response(application_package_pdf(application), f"application-{application.pk}-package.pdf")
 
 
 @role_required(*WRITERS)
