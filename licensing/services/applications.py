@@ -18,6 +18,7 @@ from licensing.models import (
     Organisation,
     PlannedDraw,
 )
+from licensing.outstanding import outstanding_reports
 from licensing.services.eligibility import eligibility_check
 from licensing.services.licences import check_authority_allows
 
@@ -199,6 +200,11 @@ def application_problems(application: Application, *, today: datetime.date | Non
     ]
     if missing:
         problems.append("attach the missing documents: " + "; ".join(missing) + " (L7)")
+    overdue = [r for r in outstanding_reports(application.organisation) if r.is_overdue(today)]
+    if overdue:  # R:L7 the outstanding reports are filed first
+        problems.append(
+            "file the overdue reports first: " + "; ".join(report.describe() for report in overdue) + " (L7)"
+        )
     if not application.signers.exists():
         problems.append("name the Licence Application signers (L7)")
     earliest = application.earliest_start(today)
