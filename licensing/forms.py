@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from licensing.models import (
+    AmendmentKind,
     ApplicantKind,
     AuthorityKind,
     CharitablePurpose,
@@ -53,27 +54,34 @@ class ApplicationForm(forms.Form):
     prize_board = forms.CharField(max_length=20, label="Prize board ($)", help_text="e.g. 50000")
 
 
+def parse_schedule_lines(text: str) -> list[tuple[datetime.date, str]]:
+    """One draw per line: `2027-02-04, 1500` (date, maximum sales)."""
+    draws = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            day, amount = (part.strip() for part in line.split(",", 1))
+            draws.append((datetime.date.fromisoformat(day), amount))
+        except ValueError:
+            raise forms.ValidationError(
+                f"Line {number} should look like 2027-02-04, 1500 (date, maximum sales)."
+            ) from None
+    return draws
+
+
+SCHEDULE_HELP = _(
+    "One draw per line: the date (YYYY-MM-DD), a comma, the most you expect to sell, e.g. 2027-02-04, 1500"
+)
+
+
 class ScheduleForm(forms.Form):
     lines = forms.CharField(
-        label="Draw schedule and sales plan",
-        widget=forms.Textarea(attrs={"rows": 10}),
-        help_text="One draw per line: the date (YYYY-MM-DD), a comma, the most you expect to sell, "
-        "e.g. 2027-02-04, 1500",
+        label=_("Draw schedule and sales plan"), widget=forms.Textarea(attrs={"rows": 10}), help_text=SCHEDULE_HELP
     )
 
     def clean_lines(self):
-        draws = []
-        for number, line in enumerate(self.cleaned_data["lines"].splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                day, amount = (part.strip() for part in line.split(",", 1))
-                draws.append((datetime.date.fromisoformat(day), amount))
-            except ValueError:
-                raise forms.ValidationError(
-                    f"Line {number} should look like 2027-02-04, 1500 (date, maximum sales)."
-                ) from None
-        return draws
+        return parse_schedule_lines(self.cleaned_data["lines"])
 
 
 class DocumentForm(forms.Form):
@@ -99,17 +107,43 @@ class SignerForm(forms.Form):
 
 
 class AmendmentForm(forms.Form):
+    kind = forms.ChoiceField(choices=AmendmentKind.choices, label=_("What changes"), initial=AmendmentKind.CHANNEL)
     to_channel = forms.ChoiceField(
-        choices=SalesChannel.choices, label="New sales channel", initial=SalesChannel.ELECTRONIC
+        choices=[("", "-"), *SalesChannel.choices], label=_("New sales channel"), required=False
     )
-    notice_given_on = forms.DateField(label="Written notice given to the AGCO on", widget=DATE)
+    new_prize_board = forms.CharField(max_length=20, label=_("New prize board ($)"), required=False)
+    schedule = forms.CharField(
+        label=_("New draw schedule and sales plan"),
+        widget=forms.Textarea(attrs={"rows": 6}),
+        required=False,
+        help_text=SCHEDULE_HELP,
+    )
+    new_expires_on = forms.DateField(label=_("New expiry date"), widget=DATE, required=False)
+    new_draw_place = forms.CharField(max_length=200, label=_("New draw place"), required=False)
+    notice_given_on = forms.DateField(label=_("Written request sent to the licensing authority on"), widget=DATE)
     effective_on = forms.DateField(
-        label="New channel from", widget=DATE, help_text="At least two weeks after the notice; later draws only."
+        label=_("New figure from"),
+        widget=DATE,
+        help_text=_("Later draws only; the AGCO needs at least two weeks' written notice."),
     )
+    signed_by = forms.CharField(
+        label=_("Signed by"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("The Licence Application signers, one name per line."),
+    )
+    letterhead = forms.FileField(label=_("The signed request on letterhead"), required=False)
+    letterhead_note = forms.CharField(label=_("Or: where the signed letter is kept"), max_length=300, required=False)
+
+    def clean_schedule(self):
+        return parse_schedule_lines(self.cleaned_data["schedule"])
+
+    def clean_signed_by(self):
+        return [name.strip() for name in self.cleaned_data["signed_by"].splitlines() if name.strip()]
 
 
 class ApprovalForm(forms.Form):
-    approved_on = forms.DateField(label="Approved by the AGCO on", widget=DATE)
+    approved_on = forms.DateField(label=_("Approved by the licensing authority on"), widget=DATE)
+    reference = forms.CharField(label=_("Approval reference"), max_length=100, required=False)
 
 
 __all__ = [

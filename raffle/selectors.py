@@ -8,6 +8,7 @@ from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 from core.money import average_amount, percent_used
+from licensing.terms import licence_prize_board_on
 from raffle.cards import ACE_OF_SPADES, card_name, card_symbol
 from raffle.models import Draw, DrawState, Envelope, Event
 
@@ -304,7 +305,7 @@ def prize_board_forecast(event: Event) -> PrizeBoardForecast:
     from raffle.services.prize_board import prizes_committed
 
     licence = event.licence
-    board = licence.prize_board
+    board = licence_prize_board_on(licence, timezone.localdate())  # an approved amendment from its date
     so_far = prizes_committed(event)
     closed = list(
         Draw.objects.filter(event=event, ticket_sales__isnull=False)

@@ -103,7 +103,10 @@ def test_an_amendment_is_requested_and_approved_through_the_page(client):  # R:L
     short = client.post(
         url,
         {
+            "kind": "channel",
             "to_channel": "electronic",
+            "signed_by": "Ana Roy",
+            "letterhead_note": "Binder tab 1",
             "notice_given_on": TODAY.isoformat(),
             "effective_on": (TODAY + datetime.timedelta(days=5)).isoformat(),
         },
@@ -113,7 +116,10 @@ def test_an_amendment_is_requested_and_approved_through_the_page(client):  # R:L
     client.post(
         url,
         {
+            "kind": "channel",
             "to_channel": "electronic",
+            "signed_by": "Ana Roy",
+            "letterhead_note": "Binder tab 1",
             "notice_given_on": TODAY.isoformat(),
             "effective_on": (TODAY + datetime.timedelta(days=15)).isoformat(),
         },

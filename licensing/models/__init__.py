@@ -1,6 +1,13 @@
 """Licensing models, one module per entity; import them from here."""
 
-from licensing.models.amendment import AMENDMENT_NOTICE_DAYS, AmendmentStatus, LicenceAmendment  # noqa: F401
+from licensing.models.amendment import (  # noqa: F401
+    AMENDMENT_NOTICE_DAYS,
+    NOTICE_DAYS_BY_AUTHORITY,
+    AmendedDraw,
+    AmendmentKind,
+    AmendmentStatus,
+    LicenceAmendment,
+)
 from licensing.models.application import (  # noqa: F401
     AGCO_PROCESSING_DAYS,
     ApplicantKind,

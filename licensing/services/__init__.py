@@ -1,6 +1,10 @@
 """Writes of licensing, one module per entity; import services from here."""
 
-from licensing.services.amendments import licence_amend_channel, licence_amendment_approve  # noqa: F401
+from licensing.services.amendments import (  # noqa: F401
+    licence_amend,
+    licence_amend_channel,
+    licence_amendment_approve,
+)
 from licensing.services.applications import (  # noqa: F401
     application_add_signer,
     application_attach_document,

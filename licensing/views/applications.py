@@ -3,6 +3,7 @@
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 
 from core.errors import DomainError
 from core.pdf import pdf_response
@@ -19,6 +20,7 @@ from licensing.forms import (
 )
 from licensing.models import ApplicationStatus, Eligibility, Licence, LicenceAmendment, Organisation
 from licensing.package import application_package_pdf
+from licensing.terms import licence_terms_on
 
 READERS = (ADMINISTRATOR, TREASURER, AUDITOR)
 WRITERS = (ADMINISTRATOR, TREASURER)
@@ -165,7 +167,7 @@ def eligibility_edit(request, organisation_id: int):
 @role_required(*WRITERS)
 def licence_amend(request, licence_id: int):
     licence = get_object_or_404(selectors.licence_list(), pk=licence_id)
-    form = AmendmentForm(request.POST or None)
+    form = AmendmentForm(request.POST or None, request.FILES or None)
     approval = ApprovalForm(request.POST or None, prefix="approve")
     if request.method == "POST" and request.POST.get("action") == "approve":
         amendment = get_object_or_404(LicenceAmendment, pk=request.POST.get("amendment"), licence=licence)
@@ -180,8 +182,8 @@ def licence_amend(request, licence_id: int):
     elif request.method == "POST" and form.is_valid():
         if _run(
             request,
-            services.licence_amend_channel,
-            "Amendment requested; record the AGCO's approval when it arrives.",
+            services.licence_amend,
+            "Amendment requested; nothing changes until you record the authority's approval.",
             licence=licence,
             **form.cleaned_data,
         ):
@@ -193,6 +195,7 @@ def licence_amend(request, licence_id: int):
             "licence": licence,
             "form": form,
             "approval": ApprovalForm(prefix="approve"),
-            "amendments": licence.amendments.all(),
+            "amendments": licence.amendments.prefetch_related("draws"),
+            "terms": licence_terms_on(licence, timezone.localdate()),
         },
     )
