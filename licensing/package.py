@@ -35,7 +35,7 @@ def _enclosure(row: dict) -> dict:
     if row["generated"]:
         return {"how": "generated"}
     if document is None:
-        return {"how": "missing"}
+        return {"how": "plan" if row.get("plan") else "missing"}
     if not document.file:
         return {"how": "reason"}
     name = document.file.name.rsplit("/", 1)[-1]

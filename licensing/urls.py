@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from licensing.views import applications
+from licensing.views import applications, safety
 
 urlpatterns: list = [
     path("licensing/", applications.application_list, name="application_list"),
@@ -15,6 +15,9 @@ urlpatterns: list = [
         "licensing/organisations/<int:organisation_id>/eligibility/",
         applications.eligibility_edit,
         name="eligibility_edit",
+    ),
+    path(
+        "licensing/organisations/<int:organisation_id>/safety-plan/", safety.safety_plan_edit, name="safety_plan_edit"
     ),
     path("licensing/licences/<int:licence_id>/amend/", applications.licence_amend, name="licence_amend"),
 ]

@@ -36,6 +36,7 @@ from licensing.models.licence import (  # noqa: F401
     SalesChannel,
 )
 from licensing.models.organisation import BonaFideMember, Organisation  # noqa: F401
+from licensing.models.safety_plan import SafetyPlan, SafetyThreshold  # noqa: F401
 from licensing.models.treasury import (  # noqa: F401
     ApprovedUse,
     Deposit,

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.money import format_money
 from licensing.models.licence import AuthorityKind, Licence, SalesChannel
+from licensing.models.safety_plan import SafetyPlan
 
 # R:L5 the AGCO needs two weeks' written notice before an amendment takes effect.
 AMENDMENT_NOTICE_DAYS = 14
@@ -54,7 +55,14 @@ class LicenceAmendment(models.Model):
         max_length=300, blank=True, help_text="Where the signed letter on letterhead is kept, if not attached."
     )
     signed_by = models.JSONField(default=list, help_text="The Licence Application signers who signed the request.")
-    safety_plan_version = models.PositiveIntegerField(null=True, blank=True)
+    safety_plan = models.ForeignKey(
+        SafetyPlan,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="amendments",
+        help_text="The version of the safety and security plan in force when requested.",
+    )
     status = models.CharField(max_length=20, choices=AmendmentStatus.choices, default=AmendmentStatus.REQUESTED)
     approved_on = models.DateField(null=True, blank=True)
     approval_reference = models.CharField(max_length=100, blank=True)

@@ -16,6 +16,7 @@ from licensing.models.licence import (
     SalesChannel,
 )
 from licensing.models.organisation import Organisation
+from licensing.models.safety_plan import SafetyPlan
 
 # R:L6 an AGCO application takes at least six weeks.
 AGCO_PROCESSING_DAYS = 42
@@ -47,6 +48,14 @@ class Application(models.Model):
         on_delete=models.PROTECT,
         related_name="application",
         help_text="The licence granted on this application, once recorded.",
+    )
+    safety_plan = models.ForeignKey(
+        SafetyPlan,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="applications",
+        help_text="The version of the safety and security plan filed with the application.",
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"

@@ -29,6 +29,11 @@ from licensing.services.licences import (  # noqa: F401
     licence_create,
     organisation_get_or_create,
 )
+from licensing.services.safety_plans import (  # noqa: F401
+    application_attach_safety_plan,
+    safety_plan_create,
+    safety_threshold_warning,
+)
 from licensing.services.treasury import (  # noqa: F401
     approved_use_add,
     deposit_record,

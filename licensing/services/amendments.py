@@ -25,9 +25,10 @@ from licensing.models import (
     Licence,
     LicenceAmendment,
     LicenceStatus,
+    SafetyPlan,
     SalesChannel,
 )
-from licensing.services.applications import plan_totals
+from licensing.services.applications import sales_plan_parse
 from licensing.services.licences import check_authority_allows
 from licensing.terms import licence_terms_on
 
@@ -110,27 +111,6 @@ def _check_written_request(licence: Licence, signed_by: list[str], letterhead, l
     return names
 
 
-def _parse_schedule(schedule, prize_board) -> list[tuple[datetime.date, object]]:
-    parsed = []
-    for index, (draw_on, max_sales) in enumerate(schedule or [], start=1):
-        if not isinstance(draw_on, datetime.date):
-            raise LicensingError(f"Planned draw {index} needs a date.")
-        parsed.append((draw_on, parse_amount(max_sales, what=f"The maximum sales of draw {index}", allow_zero=False)))
-    if not parsed:
-        raise LicensingError("List the draws of the new schedule: each date and the most you expect to sell.")
-    dates = [d for d, _ in parsed]
-    if dates != sorted(dates) or len(set(dates)) != len(dates):
-        raise LicensingError("List the planned draws in date order, one draw per day.")
-    over = next((row for row in plan_totals(prize_board, parsed) if not row["fits"]), None)
-    if over:  # R:L3
-        raise LicensingError(
-            f"The new sales plan carries the prizes to {format_money(over['cumulative_prizes'])} by draw "
-            f"{over['number']}, past the prize board of {format_money(prize_board)}.",
-            rule="L3",
-        )
-    return parsed
-
-
 @transaction.atomic
 def licence_amend(
     *,
@@ -147,7 +127,7 @@ def licence_amend(
     new_expires_on: datetime.date | None = None,
     new_draw_place: str = "",
     schedule=None,
-    safety_plan_version: int | None = None,
+    safety_plan: SafetyPlan | None = None,
     today: datetime.date | None = None,
 ) -> LicenceAmendment:
     """Request an amendment of one figure of a granted licence. Nothing
@@ -171,7 +151,7 @@ def licence_amend(
             raise LicensingError(f"The prize board is already {format_money(board)}.")
         fields = {"new_prize_board": board, "from_value": format_money(terms.prize_board)}
     elif kind == AmendmentKind.SCHEDULE:
-        draws = _parse_schedule(schedule, terms.prize_board)
+        draws, _ = sales_plan_parse(schedule, terms.prize_board)
         fields = {"from_value": "the application's plan" if terms.schedule is None else "the amended plan"}
     elif kind == AmendmentKind.DATES:
         if not isinstance(new_expires_on, datetime.date) or new_expires_on <= max(today, licence.issued_on):
@@ -197,7 +177,8 @@ def licence_amend(
         effective_on=effective_on,
         letterhead_note=(letterhead_note or "").strip(),
         signed_by=names,
-        safety_plan_version=safety_plan_version,
+        # The plan's version goes with the request: the one given, else the latest.
+        safety_plan=safety_plan or SafetyPlan.objects.filter(organisation_id=licence.organisation_id).first(),
         requested_by=actor if actor is not None and actor.is_authenticated else None,
         **fields,
     )
@@ -218,6 +199,7 @@ def licence_amend(
             "notice_given_on": notice_given_on,
             "effective_on": effective_on,
             "signed_by": names,
+            "safety_plan_version": amendment.safety_plan.version if amendment.safety_plan else None,
         },
     )
     return amendment

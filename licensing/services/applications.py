@@ -15,6 +15,7 @@ from licensing.models import (
     ApplicationSigner,
     ApplicationStatus,
     AuthorityKind,
+    DocumentKind,
     Organisation,
     PlannedDraw,
 )
@@ -23,7 +24,7 @@ from licensing.services.eligibility import eligibility_check
 from licensing.services.licences import check_authority_allows
 
 
-def _lock_draft(application: Application) -> Application:
+def lock_draft(application: Application) -> Application:
     application = Application.objects.select_for_update().get(pk=application.pk)
     if application.status != ApplicationStatus.DRAFT:
         raise LicensingError(
@@ -93,13 +94,12 @@ def plan_totals(prize_board, draws: list[tuple[datetime.date, object]]) -> list[
     return rows
 
 
-@transaction.atomic
-def application_set_schedule(*, actor, application: Application, draws) -> list[PlannedDraw]:
-    """Replace the draw schedule and sales plan: `draws` is a list of (date,
-    maximum sales). R:L3 the planned cumulative prizes must fit the prize board."""
-    application = _lock_draft(application)
+def sales_plan_parse(draws, prize_board) -> tuple[list[tuple[datetime.date, object]], list[dict]]:
+    """A draw schedule and sales plan, (date, maximum sales) per draw, checked:
+    dates in order, amounts positive, and R:L3 the cumulative prizes within the
+    prize board. Returns the parsed plan and its rows with the prizes."""
     parsed = []
-    for index, (draw_on, max_sales) in enumerate(draws, start=1):
+    for index, (draw_on, max_sales) in enumerate(draws or [], start=1):
         if not isinstance(draw_on, datetime.date):
             raise LicensingError(f"Planned draw {index} needs a date.")
         parsed.append((draw_on, parse_amount(max_sales, what=f"The maximum sales of draw {index}", allow_zero=False)))
@@ -108,16 +108,25 @@ def application_set_schedule(*, actor, application: Application, draws) -> list[
     dates = [d for d, _ in parsed]
     if dates != sorted(dates) or len(set(dates)) != len(dates):
         raise LicensingError("List the planned draws in date order, one draw per day.")
-    rows = plan_totals(application.prize_board, parsed)
+    rows = plan_totals(prize_board, parsed)
     over = next((row for row in rows if not row["fits"]), None)
     if over:  # R:L3
         raise LicensingError(
             f"The sales plan carries the prizes to {format_money(over['cumulative_prizes'])} by draw "
             f"{over['number']} ({over['draw_on']:%Y-%m-%d}), past the prize board of "
-            f"{format_money(application.prize_board)}. Lower the maximum sales, plan fewer draws, "
-            "or apply for a larger prize board.",
+            f"{format_money(prize_board)}. Lower the maximum sales, plan fewer draws, "
+            "or ask for a larger prize board.",
             rule="L3",
         )
+    return parsed, rows
+
+
+@transaction.atomic
+def application_set_schedule(*, actor, application: Application, draws) -> list[PlannedDraw]:
+    """Replace the draw schedule and sales plan: `draws` is a list of (date,
+    maximum sales). R:L3 the planned cumulative prizes must fit the prize board."""
+    application = lock_draft(application)
+    parsed, rows = sales_plan_parse(draws, application.prize_board)
     application.planned_draws.all().delete()
     planned = PlannedDraw.objects.bulk_create(
         [
@@ -140,7 +149,7 @@ def application_attach_document(
 ) -> ApplicationDocument:
     """R:L7 attach a checklist document (a file, or a note of where the
     original is kept). Attaching again replaces it."""
-    application = _lock_draft(application)
+    application = lock_draft(application)
     if kind not in application.required_documents():
         raise LicensingError("Choose a document of this application's checklist.", rule="L7")
     note = (note or "").strip()
@@ -174,6 +183,7 @@ def application_checklist(application: Application) -> list[dict]:
     rows = []
     for number, item in enumerate(application.checklist_items(), start=1):
         document = attached.get(item.kind)
+        plan = application.safety_plan if item.kind == DocumentKind.SAFETY_PLAN else None  # R:L4 the guided plan
         rows.append(
             {
                 "number": number,
@@ -182,7 +192,8 @@ def application_checklist(application: Application) -> list[dict]:
                 "detail": item.detail,
                 "generated": item.generated,
                 "document": document,
-                "attached": planned if item.generated else document is not None,
+                "plan": plan,
+                "attached": planned if item.generated else document is not None or plan is not None,
             }
         )
     return rows
@@ -219,7 +230,7 @@ def application_problems(application: Application, *, today: datetime.date | Non
 @transaction.atomic
 def application_submit(*, actor, application: Application, today: datetime.date | None = None) -> Application:
     today = today or timezone.localdate()
-    application = _lock_draft(application)
+    application = lock_draft(application)
     eligibility_check(organisation=application.organisation, today=today)  # R:L1
     # submitted_on is what the earliest start counts from.
     problems = application_problems(application, today=today)
@@ -264,7 +275,7 @@ def application_record_licence(*, actor, application: Application, licence) -> A
 def application_add_signer(*, actor, application: Application, name: str, title: str) -> ApplicationSigner:
     """A Licence Application signer: named on the package's signature block;
     they sign every written change to the submitted package (amendments)."""
-    application = _lock_draft(application)
+    application = lock_draft(application)
     name, title = (name or "").strip(), (title or "").strip()
     if not name or not title:
         raise LicensingError("Give the signer's name and title (e.g. President).")

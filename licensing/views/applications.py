@@ -18,7 +18,7 @@ from licensing.forms import (
     ScheduleForm,
     SignerForm,
 )
-from licensing.models import ApplicationStatus, Eligibility, Licence, LicenceAmendment, Organisation
+from licensing.models import ApplicationStatus, Eligibility, Licence, LicenceAmendment, Organisation, SafetyPlan
 from licensing.package import application_package_pdf
 from licensing.terms import licence_terms_on
 
@@ -106,6 +106,16 @@ def application_detail(request, application_id: int):
                 **signer_form.cleaned_data,
             ):
                 return redirect("application_detail", application.pk)
+        elif action == "safety_plan":
+            plan = get_object_or_404(SafetyPlan, pk=request.POST.get("plan"), organisation=application.organisation)
+            if _run(
+                request,
+                services.application_attach_safety_plan,
+                f"Safety and security plan version {plan.version} attached.",
+                application=application,
+                plan=plan,
+            ):
+                return redirect("application_detail", application.pk)
         elif action == "licence":
             licence = get_object_or_404(Licence, pk=request.POST.get("licence"), organisation=application.organisation)
             if _run(
@@ -125,6 +135,7 @@ def application_detail(request, application_id: int):
         document_form=document_form,
         signer_form=signer_form,
         signers=application.signers.all(),
+        latest_plan=SafetyPlan.objects.filter(organisation=application.organisation).first(),
         is_draft=application.status == ApplicationStatus.DRAFT,
         licences=Licence.objects.filter(organisation=application.organisation, application__isnull=True),
     )
