@@ -136,6 +136,14 @@ def test_an_application_without_signers_is_not_submitted(settings, tmp_path):  #
     services.application_submit(actor=None, application=application, today=TODAY)
 
 
+def _png() -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (60, 30), (200, 200, 200)).save(out, "PNG")
+    return out.getvalue()
+
+
 def _one_page_pdf(text: str) -> bytes:
     from core.pdf import html_to_pdf
 
@@ -162,6 +170,12 @@ def test_the_package_pdf_assembles_application_checklist_signatures_and_document
     )
     services.application_attach_document(
         actor=None, application=application, kind=DocumentKind.CRA_REGISTRATION, note="Not registered with the CRA"
+    )
+    services.application_attach_document(
+        actor=None,
+        application=application,
+        kind=DocumentKind.RULES_OF_PLAY,
+        file=SimpleUploadedFile("rules.png", _png()),
     )
     services.application_attach_document(
         actor=None,
@@ -194,7 +208,7 @@ def test_the_package_pdf_assembles_application_checklist_signatures_and_document
     for part in order:  # each part after the one before
         at = text.find(part, at)
         assert at != -1, f"{part!r} missing or out of order"
-    assert text.count("MISSING") >= 7  # the items not attached yet say so
+    assert text.count("MISSING") >= 6  # the items not attached yet say so
     pages = PdfReader(io.BytesIO(pdf)).pages
     assert (
         "LETTERS PATENT"

@@ -14,6 +14,7 @@ from licensing.models import AmendmentKind, ApplicantKind, AuthorityKind, Licenc
 from licensing.terms import licence_prize_board_on, licence_terms_on
 from raffle.errors import RaffleError
 from raffle.rules_of_play import rules_of_play
+from raffle.selectors import prize_board_forecast
 from raffle.services import prize_board_check
 from tests.factories import LicenceFactory, event_with_draw
 
@@ -40,6 +41,7 @@ def test_a_prize_board_amendment_changes_the_guard_only_from_its_effective_date(
     assert prize_board_check(event=event, extra_sales="3000", on=TODAY + 14 * DAY) == Decimal("1500.00")
     assert Licence.objects.get(pk=event.licence.pk).prize_board == Decimal("1000.00")  # the granted figure is kept
     assert licence_prize_board_on(event.licence, TODAY + 20 * DAY) == Decimal("5000.00")
+    assert LicenceAmendment.objects.get().approval_reference == "AGCO-77"
 
 
 def test_an_unapproved_amendment_changes_nothing():  # R:L5
@@ -148,3 +150,4 @@ def test_the_rules_of_play_follow_approved_amendments_once_effective():  # R:L5 
     assert "Legion Hall, 1 Main St" in text and "Town Hall" not in text
     assert f"{licence.expires_on + 30 * DAY:%B %-d, %Y}" in text
     assert pending.status == "requested"
+    assert prize_board_forecast(event).prize_board == Decimal("5000.00")  # the dashboard's forecast follows too
