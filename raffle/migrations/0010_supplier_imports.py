@@ -9,7 +9,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("licensing", "0005_electronic_supplier"),
+        ("licensing", "0007_electronic_supplier"),
         ("raffle", "0009_seed_letter_of_credit"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
