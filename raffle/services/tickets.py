@@ -12,7 +12,7 @@ import datetime
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Max, Sum
+from django.db.models import Max
 from django.utils import timezone
 
 from core.audit import audit_record
@@ -30,6 +30,7 @@ from raffle.models import (
     Ticket,
     TicketRoll,
 )
+from raffle.selectors.sales import valid_sales_total
 from raffle.services.pool import normalise_serial, pending_amendment
 from raffle.services.prize_board import prize_board_check
 
@@ -230,7 +231,7 @@ def _record(
             f"Ticket {taken[0]} is already sold under this licence; a serial is sold once across all draws.", rule="T3"
         )
     # R:L3 the draw's valid sales so far plus these must keep the prizes within the prize board.
-    sold = Sale.objects.filter(draw=draw, voided_at__isnull=True).aggregate(s=Sum("amount"))["s"] or ZERO
+    sold = valid_sales_total(draw)
     prize_board_check(event=draw.event, extra_sales=sold + sum((s.amount for s in sales), ZERO))
     Sale.objects.bulk_create(sales, batch_size=5000)
     rows = []

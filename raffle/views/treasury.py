@@ -191,18 +191,15 @@ def deposit_add(request, event_id: int):
         return redirect(back)
 
     def call(d):
-        deposit = licensing_services.deposit_record(
+        services.deposit_record_for_draws(  # R:L12 all or nothing
             actor=request.user,
             account=account,
             slip_number=d["slip_number"],
             deposited_on=d["deposited_on"],
             amount=d["amount"],
             slip_scan=d["slip_scan"],
+            amounts={d["draw"]: d["draw_amount"] or d["amount"]} if d["draw"] else None,
         )
-        if d["draw"]:
-            services.deposit_cover_draws(
-                actor=request.user, deposit=deposit, amounts={d["draw"]: d["draw_amount"] or d["amount"]}
-            )
 
     return _write(request, form, call, done="Deposit recorded.", back=back)
 
