@@ -107,7 +107,7 @@ DRAW_STEPS: tuple[Step, ...] = (
             "imported": "ImportedCloseSalesForm",
         },
         service="draw_close_sales",
-        fields=("ticket_sales", "container_count"),
+        fields=("ticket_sales", "container_count", "expected_sales"),
         stamp="sales_closed_at",
         done=lambda draw: _("Sales closed at $%(sales)s.") % {"sales": f"{draw.ticket_sales:,.2f}"},
         shows=("tickets",),
