@@ -35,3 +35,11 @@ from licensing.services.treasury import (  # noqa: F401
     trust_account_open,
     trust_account_set_officers,
 )
+from licensing.services.trust_guard import TrustPosition, register_trust_position, trust_position  # noqa: F401
+from licensing.services.trust_ledger import (  # noqa: F401
+    StatementRefused,
+    bank_statement_import,
+    deduction_record,
+    interest_record,
+    statement_rows,
+)

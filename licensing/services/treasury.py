@@ -22,12 +22,14 @@ from licensing.models import (
     Deposit,
     DonatedPrize,
     Expense,
+    ExpenseCategory,
     ExpenseKind,
     IssuedReport,
     Licence,
     PaymentMethod,
     TrustAccount,
 )
+from licensing.services.trust_guard import check_spending
 
 MIN_SIGNING_OFFICERS = 2  # R:L12
 
@@ -236,10 +238,14 @@ def expense_record(
     reference: str,
     method: str = PaymentMethod.CHEQUE,
     approved_use: ApprovedUse | None = None,
+    category: str = ExpenseCategory.OTHER,
+    cheque_image=None,
 ) -> Expense:
     """Money out of the trust account that is not a prize. Withdrawals are by
     cheque (L12); spending net proceeds needs a use approved before the money
-    is spent (L11)."""
+    is spent (L11); no cheque may leave less than the jackpot and the unpaid
+    prizes in the account (L10). Fees the bank or a supplier deducts
+    themselves are recorded with `deduction_record`."""
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     if kind not in ExpenseKind.values:
         raise LicensingError("Say whether this is an expense of the lottery or a use of net proceeds.")
@@ -249,7 +255,13 @@ def expense_record(
     if not (reference or "").strip():
         raise LicensingError("Give the cheque number (withdrawals from the trust account are by cheque).", rule="L12")
     if method != PaymentMethod.CHEQUE:  # R:L12
-        raise LicensingError("Withdrawals from the lottery trust account are by cheque only.", rule="L12")
+        raise LicensingError(
+            "Withdrawals from the lottery trust account are by cheque only. A bank charge or a fee "
+            "the supplier deducted is recorded as a deduction, with the statement that shows it.",
+            rule="L12",
+        )
+    if category not in ExpenseCategory.values:
+        raise LicensingError("Choose the kind of expense (licence fee, advertising, printing, ...).")
     if kind == ExpenseKind.PROCEEDS_USE:
         if approved_use is None:  # R:L11
             raise LicensingError(
@@ -272,9 +284,11 @@ def expense_record(
             "An expense of the lottery is not a use of net proceeds; leave the approved "
             "use empty or record it as a use of net proceeds."
         )
-    expense = Expense.objects.create(
+    check_spending(licence, amount)  # R:L10
+    expense = Expense(
         licence=licence,
         kind=kind,
+        category=category if kind == ExpenseKind.EXPENSE else ExpenseCategory.OTHER,
         approved_use=approved_use,
         paid_on=paid_on,
         amount=amount,
@@ -284,12 +298,16 @@ def expense_record(
         reference=reference.strip()[:60],
         recorded_by=actor,
     )
+    if cheque_image:
+        expense.cheque_image = cheque_image
+    expense.save()
     audit_record(
         actor=actor,
         action="licensing.expense.record",
         obj=expense,
         data={
             "kind": kind,
+            "category": expense.category,
             "amount": amount,
             "paid_on": paid_on,
             "payee": expense.payee,
