@@ -44,11 +44,11 @@ READ = (TREASURER, AUDITOR, ADMINISTRATOR)
 WRITE = (TREASURER, ADMINISTRATOR)
 
 
-def _event(event_id: int) -> Event:
+def treasury_event(event_id: int) -> Event:
     return get_object_or_404(selectors.event_list(), pk=event_id)
 
 
-def _context(request, event: Event, **extra) -> dict:
+def treasury_context(request, event: Event, **extra) -> dict:
     return {
         "event": event,
         "licence": event.licence,
@@ -64,7 +64,7 @@ def _csv(text: str, filename: str) -> HttpResponse:
     return response
 
 
-def _write(request, form, call, *, done: str, back: str):
+def write_then_back(request, form, call, *, done: str, back: str):
     """Validate the form, call one service, report the result, go back."""
     if not form.is_valid():
         problems = "; ".join(
@@ -88,7 +88,7 @@ def treasury_home(request):
 
 @role_required(*READ)
 def overview(request, event_id: int):
-    event = _event(event_id)
+    event = treasury_event(event_id)
     today = timezone.localdate()
     deadlines = event_deadlines(event, today=today)
     recon = draw_reconciliation(event, today=today)
@@ -96,7 +96,7 @@ def overview(request, event_id: int):
     return render(
         request,
         "treasury/overview.html",
-        _context(
+        treasury_context(
             request,
             event,
             today=today,
@@ -115,13 +115,13 @@ def overview(request, event_id: int):
 
 @role_required(*READ)
 def deposits(request, event_id: int):
-    event = _event(event_id)
+    event = treasury_event(event_id)
     account = trust_account_of(event)
     officers = account.signing_officers.all() if account else []
     return render(
         request,
         "treasury/deposits.html",
-        _context(
+        treasury_context(
             request,
             event,
             reconciliation=draw_reconciliation(event),
@@ -140,9 +140,9 @@ def deposits(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def account_open(request, event_id: int):
-    event = _event(event_id)
+    event = treasury_event(event_id)
     form = tf.TrustAccountForm(request.POST, licence=event.licence)
-    return _write(
+    return write_then_back(
         request,
         form,
         lambda d: licensing_services.trust_account_open(
@@ -163,12 +163,12 @@ def account_open(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def account_officers(request, event_id: int):
-    event = _event(event_id)
+    event = treasury_event(event_id)
     account = trust_account_of(event)
     if account is None:
         raise Http404("No trust account yet.")
     form = tf.SigningOfficersForm(request.POST, licence=event.licence)
-    return _write(
+    return write_then_back(
         request,
         form,
         lambda d: licensing_services.trust_account_set_officers(
@@ -182,7 +182,7 @@ def account_officers(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def deposit_add(request, event_id: int):
-    event = _event(event_id)
+    event = treasury_event(event_id)
     form = tf.DepositForm(request.POST, request.FILES, event=event)
     back = reverse("treasury_deposits", args=[event.pk])
     account = trust_account_of(event)
@@ -204,16 +204,16 @@ def deposit_add(request, event_id: int):
                 actor=request.user, deposit=deposit, amounts={d["draw"]: d["draw_amount"] or d["amount"]}
             )
 
-    return _write(request, form, call, done="Deposit recorded.", back=back)
+    return write_then_back(request, form, call, done="Deposit recorded.", back=back)
 
 
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def deposit_cover(request, event_id: int, deposit_id: int):
-    event = _event(event_id)
+    event = treasury_event(event_id)
     deposit = get_object_or_404(Deposit, pk=deposit_id, account__licence=event.licence)
     form = tf.CoverageForm(request.POST, event=event)
-    return _write(
+    return write_then_back(
         request,
         form,
         lambda d: services.deposit_cover_draws(actor=request.user, deposit=deposit, amounts={d["draw"]: d["amount"]}),
@@ -224,7 +224,7 @@ def deposit_cover(request, event_id: int, deposit_id: int):
 
 @role_required(*READ)
 def deposit_slip(request, event_id: int, deposit_id: int):
-    event = _event(event_id)
+    event = treasury_event(event_id)
     deposit = get_object_or_404(Deposit, pk=deposit_id, account__licence=event.licence)
     if not deposit.slip_scan:
         raise Http404("No scan of this slip.")
@@ -235,11 +235,11 @@ def deposit_slip(request, event_id: int, deposit_id: int):
 
 @role_required(*READ)
 def prizes(request, event_id: int):
-    event = _event(event_id)
+    event = treasury_event(event_id)
     return render(
         request,
         "treasury/prizes.html",
-        _context(
+        treasury_context(
             request,
             event,
             draws=Draw.objects.filter(event=event, state="closed").order_by("number"),
@@ -258,9 +258,9 @@ def prizes(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def prize_pay(request, event_id: int):
-    event = _event(event_id)
+    event = treasury_event(event_id)
     form = tf.PrizePaymentForm(request.POST, event=event)
-    return _write(
+    return write_then_back(
         request,
         form,
         lambda d: services.prize_payment_record(
@@ -280,9 +280,9 @@ def prize_pay(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def prize_unclaimed(request, event_id: int):
-    event = _event(event_id)
+    event = treasury_event(event_id)
     form = tf.UnclaimedForm(request.POST, event=event)
-    return _write(
+    return write_then_back(
         request,
         form,
         lambda d: services.prize_mark_unclaimed(actor=request.user, draw=d["draw"], kind=d["kind"]),
@@ -294,10 +294,10 @@ def prize_unclaimed(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def prize_attempt(request, event_id: int, prize_id: int):
-    event = _event(event_id)
+    event = treasury_event(event_id)
     prize = get_object_or_404(UnclaimedPrize, pk=prize_id, draw__event=event)
     form = tf.ContactAttemptForm(request.POST)
-    return _write(
+    return write_then_back(
         request,
         form,
         lambda d: services.prize_log_contact_attempt(
@@ -311,7 +311,7 @@ def prize_attempt(request, event_id: int, prize_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def prize_to_proceeds(request, event_id: int, prize_id: int):
-    event = _event(event_id)
+    event = treasury_event(event_id)
     prize = get_object_or_404(UnclaimedPrize, pk=prize_id, draw__event=event)
     try:
         services.prize_add_to_proceeds(actor=request.user, prize=prize)
@@ -323,12 +323,12 @@ def prize_to_proceeds(request, event_id: int, prize_id: int):
 
 @role_required(*READ)
 def spending(request, event_id: int):
-    event = _event(event_id)
+    event = treasury_event(event_id)
     licence = event.licence
     return render(
         request,
         "treasury/spending.html",
-        _context(
+        treasury_context(
             request,
             event,
             uses=ApprovedUse.objects.filter(licence=licence),
@@ -344,9 +344,9 @@ def spending(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def use_add(request, event_id: int):
-    event = _event(event_id)
+    event = treasury_event(event_id)
     form = tf.ApprovedUseForm(request.POST, request.FILES)
-    return _write(
+    return write_then_back(
         request,
         form,
         lambda d: licensing_services.approved_use_add(
@@ -366,9 +366,9 @@ def use_add(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def expense_add(request, event_id: int):
-    event = _event(event_id)
-    form = tf.ExpenseForm(request.POST, licence=event.licence)
-    return _write(
+    event = treasury_event(event_id)
+    form = tf.ExpenseForm(request.POST, request.FILES, licence=event.licence)
+    return write_then_back(
         request,
         form,
         lambda d: licensing_services.expense_record(
@@ -381,6 +381,8 @@ def expense_add(request, event_id: int):
             payee=d["payee"],
             description=d["description"],
             reference=d["reference"],
+            category=d["category"],
+            cheque_image=d["cheque_image"],
         ),
         done="Payment recorded.",
         back=reverse("treasury_spending", args=[event.pk]),
@@ -390,9 +392,9 @@ def expense_add(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def donated_add(request, event_id: int):
-    event = _event(event_id)
+    event = treasury_event(event_id)
     form = tf.DonatedPrizeForm(request.POST)
-    return _write(
+    return write_then_back(
         request,
         form,
         lambda d: licensing_services.donated_prize_record(
@@ -433,7 +435,7 @@ def _send(content: bytes, filename: str, file_format: str) -> HttpResponse:
 @role_required(*READ)
 def report_view(request, event_id: int, kind: str, file_format: str, period: int | None = None):
     """Preview a report as it would be issued now (not stored)."""
-    event = _event(event_id)
+    event = treasury_event(event_id)
     try:
         content, filename, _, _ = _report_file(event, kind, period, file_format)
     except DomainError as error:
@@ -446,7 +448,7 @@ def report_view(request, event_id: int, kind: str, file_format: str, period: int
 @require_POST
 def report_issue(request, event_id: int):
     """Generate a report and keep the file with its SHA-256, who and when."""
-    event = _event(event_id)
+    event = treasury_event(event_id)
     kind = request.POST.get("kind")
     file_format = request.POST.get("format")
     period = int(request.POST["period"]) if request.POST.get("period", "").isdigit() else None
@@ -474,7 +476,7 @@ def report_issue(request, event_id: int):
 
 @role_required(*READ)
 def issued_download(request, event_id: int, report_id: int):
-    event = _event(event_id)
+    event = treasury_event(event_id)
     issued = get_object_or_404(IssuedReport, pk=report_id, licence=event.licence)
     with issued.file.open("rb") as handle:
         content = handle.read()
@@ -485,7 +487,7 @@ def issued_download(request, event_id: int, report_id: int):
 
 @role_required(*READ)
 def ledger_download(request, event_id: int):
-    event = _event(event_id)
+    event = treasury_event(event_id)
     return _csv(ledger_csv(event), f"{event.licence.number}-ledger.csv")
 
 
@@ -501,7 +503,7 @@ def deadlines_feed_token(user, event: Event) -> str:
 def deadlines_feed(request, event_id: int):
     """The deadlines as iCalendar: for a signed-in reader, or for a calendar
     app that presents the reader's subscription token."""
-    event = _event(event_id)
+    event = treasury_event(event_id)
     token = request.GET.get("token")
     if token:
         try:
