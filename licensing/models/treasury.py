@@ -148,6 +148,9 @@ class Expense(models.Model):
         max_length=120, blank=True, help_text="The bank statement line or supplier settlement showing a deduction."
     )
     evidence = models.FileField(upload_to="deductions/%Y/", blank=True)
+    fee_period = models.PositiveIntegerField(
+        null=True, blank=True, help_text="For a licence fee: the four-draw period k it pays (L9)."
+    )
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(default=timezone.now, editable=False)
 
@@ -155,6 +158,10 @@ class Expense(models.Model):
         ordering = ["licence", "paid_on", "pk"]
         constraints = [
             models.CheckConstraint(condition=Q(category__in=ExpenseCategory.values), name="expense_category_valid"),
+            models.CheckConstraint(
+                condition=Q(fee_period__isnull=True) | Q(category=ExpenseCategory.LICENCE_FEE),
+                name="only_a_licence_fee_names_its_period",
+            ),
             # R:L12 a deduction is a bank charge, processing or supplier fee, and names its evidence.
             models.CheckConstraint(
                 condition=~Q(method=ExpenseMethod.DEDUCTION)

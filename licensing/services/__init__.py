@@ -16,6 +16,7 @@ from licensing.services.audited_statements import (  # noqa: F401
     audited_statement_request_record,
 )
 from licensing.services.eligibility import eligibility_check, eligibility_record  # noqa: F401
+from licensing.services.issued_reports import report_file_intact, report_issue  # noqa: F401
 from licensing.services.licences import (  # noqa: F401
     DEFAULT_FEE_RATE_PERCENT,
     check_authority_allows,
@@ -30,8 +31,6 @@ from licensing.services.treasury import (  # noqa: F401
     donated_prize_record,
     expense_record,
     licence_fee,
-    report_file_intact,
-    report_issue,
     trust_account_open,
     trust_account_set_officers,
 )

@@ -12,7 +12,14 @@ from django.utils import timezone
 
 from licensing.models import AuditedStatementRequest, IssuedReport, ReportKind
 from raffle.models import Draw, DrawState, Event, UnclaimedPrize
-from raffle.reports.builders import DRAWS_PER_PERIOD, FINAL_DUE_DAYS, FOUR_DRAW_DUE_DAYS, period_of
+from raffle.reports.builders import (
+    DRAWS_PER_PERIOD,
+    FINAL_DUE_DAYS,
+    FOUR_DRAW_DUE_DAYS,
+    licence_end,
+    period_of,
+    report_day,
+)
 
 TICKET_KEEP_DAYS = 30  # R:T6
 VIDEO_KEEP_DAYS = 30  # R:D4
@@ -48,9 +55,10 @@ def event_deadlines(event: Event, *, today: datetime.date | None = None) -> list
     issued = set(IssuedReport.objects.filter(licence=licence).values_list("kind", "period"))
     out: list[Deadline] = []
     by_period: dict[int, list[Draw]] = {}
+    ended = bool(licence_end(event, today=today))
     for d in draws:
         by_period.setdefault(period_of(d.number), []).append(d)
-        day = timezone.localdate(d.scheduled_at)
+        day = report_day(d)
         if not d.is_imported:
             out.append(
                 Deadline(
@@ -70,8 +78,8 @@ def event_deadlines(event: Event, *, today: datetime.date | None = None) -> list
                     )
                 )
     for period, period_draws in by_period.items():
-        if len(period_draws) == DRAWS_PER_PERIOD or event.is_concluded:
-            last = timezone.localdate(period_draws[-1].scheduled_at)
+        if len(period_draws) == DRAWS_PER_PERIOD or ended:
+            last = report_day(period_draws[-1])
             first = DRAWS_PER_PERIOD * period - 3
             out.append(
                 Deadline(
@@ -82,8 +90,8 @@ def event_deadlines(event: Event, *, today: datetime.date | None = None) -> list
                     rule="R1",
                 )
             )
-    if event.is_concluded and draws:
-        last = timezone.localdate(draws[-1].scheduled_at)
+    if ended and draws:  # R:R5 however the licence ended
+        last = report_day(draws[-1])
         out.append(
             Deadline(
                 last + datetime.timedelta(days=FINAL_DUE_DAYS),
