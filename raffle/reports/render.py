@@ -8,7 +8,7 @@ exports put it)."""
 
 from core.csvsafe import csv_text
 from core.pdf import render_pdf
-from raffle.reports.builders import FinalReport, FourDrawReport
+from raffle.reports.builders import FinalReport, FourDrawReport, final_report, four_draw_report
 
 
 def _footer(licence) -> str:
@@ -181,3 +181,16 @@ def final_csv(report: FinalReport) -> str:
     """The financial summary (line, amount), then every draw as in the four-draw CSV."""
     head = csv_text(["line", "amount"], final_summary(report))
     return head + "\n" + csv_text(DRAW_COLUMNS, _draw_rows(report, report.reconciliation))
+
+
+def report_file(event, kind: str, period: int | None, file_format: str):
+    """(content, filename, fee, due_on) of a report rendered now: what the page
+    previews and issues, and what `manage.py export_report` writes."""
+    number = event.licence.number
+    if kind == "four_draw":
+        report = four_draw_report(event, period)
+        content = four_draw_pdf(report) if file_format == "pdf" else four_draw_csv(report).encode()
+        return content, f"{number}-four-draw-{period}.{file_format}", report.fee, report.due_on
+    report = final_report(event)
+    content = final_pdf(report) if file_format == "pdf" else final_csv(report).encode()
+    return content, f"{number}-final-report.{file_format}", report.fee_total, report.due_on
