@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from core.roles import role_required
 from licensing import services as licensing_services
 from licensing.models import BankStatement
-from raffle import trust_ledger_forms as forms
+from raffle.forms import trust_ledger as forms
 from raffle.reports.trust_ledger import ledger_entries, statement_reconciliation
 from raffle.views.treasury import READ, WRITE, treasury_context, treasury_event, write_then_back
 
