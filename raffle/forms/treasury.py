@@ -107,7 +107,10 @@ class ApprovedUseForm(forms.Form):
 class ExpenseForm(forms.Form):
     kind = forms.ChoiceField(choices=ExpenseKind.choices, label="Kind")
     category = forms.ChoiceField(
-        choices=ExpenseCategory.choices, label="Category (for an expense)", initial=ExpenseCategory.OTHER
+        choices=ExpenseCategory.choices,
+        label="Category (for an expense)",
+        initial=ExpenseCategory.OTHER,
+        required=False,
     )
     approved_use = forms.ModelChoiceField(
         queryset=ApprovedUse.objects.none(), required=False, label="Approved use (for net proceeds)"

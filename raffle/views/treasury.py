@@ -28,6 +28,7 @@ from licensing.models import (
     Deposit,
     DonatedPrize,
     Expense,
+    ExpenseCategory,
     IssuedReport,
     ReportKind,
 )
@@ -381,7 +382,7 @@ def expense_add(request, event_id: int):
             payee=d["payee"],
             description=d["description"],
             reference=d["reference"],
-            category=d["category"],
+            category=d["category"] or ExpenseCategory.OTHER,
             cheque_image=d["cheque_image"],
         ),
         done="Payment recorded.",
