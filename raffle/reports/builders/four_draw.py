@@ -7,7 +7,7 @@ import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Sum
 from django.utils import timezone
 
 from core.money import ZERO
@@ -142,8 +142,10 @@ def expenses_of_period(licence: Licence, period: int, ends: list[datetime.date],
 
 def prize_board_used(event: Event, up_to_number: int) -> Decimal:
     """R:L3 prizes created by the closed draws up to this one, plus the seed (P6)."""
-    draws = Draw.objects.filter(event=event, state=DrawState.CLOSED, number__lte=up_to_number)
-    return totals_of(draws.only("draw_prize", "jackpot_contribution")).prize_board + event.seed_jackpot
+    sums = Draw.objects.filter(event=event, state=DrawState.CLOSED, number__lte=up_to_number).aggregate(
+        prizes=Sum("draw_prize"), jackpot=Sum("jackpot_contribution")
+    )
+    return (sums["prizes"] or ZERO) + (sums["jackpot"] or ZERO) + event.seed_jackpot
 
 
 def period_prize_board(event: Event, period: int, totals: Totals) -> Decimal:
