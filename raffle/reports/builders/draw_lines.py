@@ -72,10 +72,8 @@ class DrawLine:
 
     @property
     def postponed(self) -> bool:
-        """Held on another day than scheduled (D9)."""
-        return self.held_at is not None and timezone.localdate(self.held_at) != timezone.localdate(
-            self.draw.scheduled_at
-        )
+        """R:D9 the draw was postponed: it carries a postponed date, other than the scheduled one."""
+        return report_day(self.draw) != timezone.localdate(self.draw.scheduled_at)
 
     @property
     def must_go_shares(self) -> Decimal:
