@@ -57,3 +57,17 @@ def test_the_command_refuses_a_period_not_over_and_an_unknown_licence(closed):  
         call_command("export_report", "--licence", "NOPE", "--final")
     with pytest.raises(CommandError):
         call_command("export_report", "--licence", event.licence.number)  # --period or --final
+
+
+def test_an_issued_report_is_served_as_stored_not_rendered_again(closed, client):  # R:R2
+    from licensing.models import IssuedReport
+
+    event, treasurer = closed
+    client.force_login(treasurer)
+    client.post(f"/treasury/{event.pk}/reports/issue/", {"kind": "final", "format": "pdf"})
+    issued = IssuedReport.objects.get()
+    stored = issued.file.read()
+    response = client.get(f"/treasury/{event.pk}/reports/final.pdf")
+    assert response.content == stored and response["X-Content-SHA256"] == issued.sha256
+    fresh = client.get(f"/treasury/{event.pk}/reports/final.pdf?fresh=1")
+    assert fresh.content.startswith(b"%PDF") and "X-Content-SHA256" not in fresh

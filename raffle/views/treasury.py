@@ -419,8 +419,22 @@ def _send(content: bytes, filename: str, file_format: str) -> HttpResponse:
 
 @role_required(*READ)
 def report_view(request, event_id: int, kind: str, file_format: str, period: int | None = None):
-    """Preview a report as it would be issued now (not stored)."""
+    """The report: once issued, the stored file as it was sent (rendered once,
+    when issued; its SHA-256 in a header); otherwise, or with ?fresh=1, a
+    preview rendered now and not stored."""
     event = treasury_event(event_id)
+    issued = (
+        None
+        if request.GET.get("fresh")
+        else IssuedReport.objects.filter(licence=event.licence, kind=kind, period=period, file_format=file_format)
+        .order_by("-generated_at", "-pk")
+        .first()
+    )
+    if issued is not None and licensing_services.report_file_intact(issued):
+        with issued.file.open("rb") as handle:
+            response = _send(handle.read(), issued.file.name.rsplit("/", 1)[-1], file_format)
+        response["X-Content-SHA256"] = issued.sha256
+        return response
     try:
         content, filename, _, _ = report_render.report_file(event, kind, period, file_format)
     except DomainError as error:
