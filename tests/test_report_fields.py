@@ -391,3 +391,20 @@ def test_any_expense_lands_in_exactly_one_report(ends, paid, final):  # R:R5
             assert period == 1 or day > ends[period - 2]  # not in the previous report's range
     if final:  # once the licence ended, nothing is left for a report never written
         assert all(expense_period(day, ends, last_is_final=True) is not None for day in paid)
+
+
+def test_a_postponed_draw_counts_on_its_held_day_and_shows_both(treasurer):  # R:D9
+    """The postponement's field (#13) slots in: the reports date the draw by the day it was held."""
+    from raffle.reports.builders import held_at, report_day
+    from raffle.reports.builders.draw_lines import draw_lines
+
+    event, draws = event_with_closed_draws(["100.00"], actor=treasurer)
+    draw = draws[0]
+    assert report_day(draw) == timezone.localdate(draw.scheduled_at)
+    assert held_at(draw) == draw.ticket_drawn_at  # held when its winning ticket was drawn
+    later = draw.scheduled_at + datetime.timedelta(days=2)
+    draw.held_at = later  # what a postponement records
+    assert report_day(draw) == timezone.localdate(later) and held_at(draw) == later
+    line = draw_lines([draw])[0]
+    assert line.postponed and line.date == timezone.localdate(later)
+    assert expense_period(timezone.localdate(later), [report_day(draw)], last_is_final=False) == 1
