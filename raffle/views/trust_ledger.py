@@ -13,18 +13,18 @@ from licensing import services as licensing_services
 from licensing.models import BankStatement
 from raffle.forms import trust_ledger as forms
 from raffle.reports.trust_ledger import ledger_entries, statement_reconciliation
-from raffle.views.treasury import READ, WRITE, treasury_context, treasury_event, write_then_back
+from raffle.views.treasury.common import READ, WRITE, event_for, page_context, write_and_back
 
 
 @role_required(*READ)
 def trust_ledger(request, event_id: int):
-    event = treasury_event(event_id)
+    event = event_for(event_id)
     licence = event.licence
     statements = BankStatement.objects.filter(account__licence=licence).order_by("-last_day", "-pk")
     return render(
         request,
         "treasury/trust_ledger.html",
-        treasury_context(
+        page_context(
             request,
             event,
             entries=ledger_entries(licence),
@@ -44,9 +44,9 @@ def _back(event) -> str:
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def deduction_add(request, event_id: int):
-    event = treasury_event(event_id)
+    event = event_for(event_id)
     form = forms.DeductionForm(request.POST, request.FILES)
-    return write_then_back(
+    return write_and_back(
         request,
         form,
         lambda d: licensing_services.deduction_record(actor=request.user, licence=event.licence, **d),
@@ -58,13 +58,13 @@ def deduction_add(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def interest_add(request, event_id: int):
-    event = treasury_event(event_id)
-    context = treasury_context(request, event)
+    event = event_for(event_id)
+    context = page_context(request, event)
     if context["account"] is None:
         messages.error(request, _("Record the lottery trust account first (L10)."))
         return redirect(_back(event))
     form = forms.InterestForm(request.POST)
-    return write_then_back(
+    return write_and_back(
         request,
         form,
         lambda d: licensing_services.interest_record(actor=request.user, account=context["account"], **d),
@@ -76,8 +76,8 @@ def interest_add(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def statement_import(request, event_id: int):
-    event = treasury_event(event_id)
-    account = treasury_context(request, event)["account"]
+    event = event_for(event_id)
+    account = page_context(request, event)["account"]
     if account is None:
         messages.error(request, _("Record the lottery trust account first (L10)."))
         return redirect(_back(event))
@@ -92,4 +92,4 @@ def statement_import(request, event_id: int):
             text = raw.decode("latin-1")  # some banks still export Windows-1252
         licensing_services.bank_statement_import(actor=request.user, account=account, text=text, file_name=upload.name)
 
-    return write_then_back(request, form, call, done=_("Statement imported and matched."), back=_back(event))
+    return write_and_back(request, form, call, done=_("Statement imported and matched."), back=_back(event))

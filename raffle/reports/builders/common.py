@@ -2,22 +2,13 @@
 to annex, the members who sign, and the Registrar issues as rows
 (RULES L9, L13, R1, R2, D6)."""
 
-import base64
-import pathlib
 from dataclasses import dataclass
 from decimal import Decimal
 
 from core.money import ZERO
 from licensing.models import BonaFideMember
 from raffle.models import RegistrarNotification
-
-IMAGE_TYPES = {
-    ".png": "image/png",
-    ".jpg": "image/jpeg",
-    ".jpeg": "image/jpeg",
-    ".gif": "image/gif",
-    ".webp": "image/webp",
-}
+from raffle.reports.slips import SlipCopy, image_uri, slip_copies  # noqa: F401  (the reports' annex)
 
 
 @dataclass
@@ -46,42 +37,6 @@ def totals_of(draws, lines=()) -> Totals:
         t.tickets_sold += line.tickets_sold or 0
         t.void_count += line.void_count or 0
     return t
-
-
-def image_uri(file_field) -> str:
-    """A scan as a data: URI for the PDF (no network or disk fetch from a
-    report); empty when there is none, it is not an image, or it is missing."""
-    if not file_field:
-        return ""
-    kind = IMAGE_TYPES.get(pathlib.PurePath(file_field.name).suffix.lower())
-    if not kind:
-        return ""
-    try:
-        with file_field.open("rb") as handle:
-            return f"data:{kind};base64,{base64.b64encode(handle.read()).decode()}"
-    except OSError:
-        return ""  # the file is missing from storage: the report says so
-
-
-@dataclass
-class SlipCopy:
-    """A deposit slip for the reports: its scan inline when it is an image (R2)."""
-
-    deposit: object
-    image_uri: str = ""
-
-    @property
-    def has_scan(self) -> bool:
-        return bool(self.deposit.slip_scan)
-
-    @property
-    def draws_covered(self) -> str:
-        """The draw numbers whose sales this slip holds (L12), from the prefetched coverage."""
-        return ", ".join(str(cover.draw.number) for cover in self.deposit.coverage.all())
-
-
-def slip_copies(deposits) -> list[SlipCopy]:
-    return [SlipCopy(deposit=d, image_uri=image_uri(d.slip_scan)) for d in deposits]
 
 
 @dataclass
