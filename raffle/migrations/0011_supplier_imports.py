@@ -9,8 +9,8 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("licensing", "0007_electronic_supplier"),
-        ("raffle", "0009_seed_letter_of_credit"),
+        ("licensing", "0008_electronic_supplier"),
+        ("raffle", "0010_prize_cheques_and_winners_publication"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
