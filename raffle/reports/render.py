@@ -2,6 +2,7 @@
 numbers, the licence number and organisation on every page) and CSV through
 `core.csvsafe` (formulas neutralised)."""
 
+from core.audit import anchor_text
 from core.csvsafe import csv_text
 from core.pdf import render_pdf
 from raffle.reports.builders import FinalReport, FourDrawReport
@@ -89,6 +90,7 @@ def four_draw_csv(report: FourDrawReport) -> str:
         _row(licence, draw_number="prize_board", ticket_sales=t.prize_board),
         _row(licence, draw_number=f"fee_{report.fee_rate}_percent", ticket_sales=report.fee),
         _row(licence, draw_number="due_on", draw_date=report.due_on.isoformat()),
+        _row(licence, draw_number="audit_anchor", draw_date=anchor_text(licence.organisation_id)),
     ]
     return csv_text(DRAW_COLUMNS, rows)
 
@@ -110,5 +112,6 @@ def final_csv(report: FinalReport) -> str:
         ["licence_fees", report.fee_total],
     ]
     summary += [[f"use: {u.use.description}", u.spent] for u in report.uses]
+    summary.append(["audit_anchor", anchor_text(report.licence.organisation_id)])
     head = csv_text(["line", "amount"], summary)
     return head + "\n" + csv_text(DRAW_COLUMNS, _draw_rows(report, report.reconciliation))
