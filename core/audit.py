@@ -92,9 +92,14 @@ def parse_anchors(text: str) -> list[tuple[int, str]]:
 def anchors_in_file(content: bytes, file_format: str) -> list[tuple[int, str]]:
     """The anchors printed in an issued report's file (PDF text or CSV)."""
     if file_format == "pdf":
+        from pypdf.errors import PyPdfError
+
         from core.pdf import pdf_text
 
-        text = pdf_text(content)
+        try:
+            text = pdf_text(content)
+        except (PyPdfError, ValueError):
+            return []  # not a PDF this application could read: it prints no anchor it can check
     else:
         text = content.decode("utf-8", errors="replace")
     return parse_anchors(text)
