@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("licensing", "0004_audited_statement_requests"),
+        ("licensing", "0006_amendments_of_every_figure_and_safety_plan"),
     ]
 
     operations = [
