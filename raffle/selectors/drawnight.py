@@ -4,10 +4,12 @@ import datetime
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q
 from django.utils import timezone
 
-from raffle.models import Draw, DrawState
+from core.money import split_sales
+from raffle.models import Draw, DrawState, Ticket
+from raffle.selectors.sales import valid_sales_total
 
 
 def draws_for_night():
@@ -31,13 +33,10 @@ class SalesReconciliation:
 def draw_sales_reconciliation(draw: Draw) -> SalesReconciliation:
     """R:P1 the figures the close-sales screen shows before anything is fixed:
     the draw's valid and void tickets and the total of its valid sales (two
-    aggregate queries, as `pool_fix` counts them), the 20/30/50 split by the
+    aggregate queries; the sales summed by `valid_sales_total`), the 20/30/50 split by the
     event's rounding and the jackpot after."""
-    from core.money import ZERO, split_sales
-    from raffle.models import Sale, Ticket
-
     counts = Ticket.objects.filter(draw=draw).aggregate(total=Count("id"), void=Count("id", filter=Q(is_void=True)))
-    sales = Sale.objects.filter(draw=draw, voided_at__isnull=True).aggregate(s=Sum("amount"))["s"] or ZERO
+    sales = valid_sales_total(draw)
     valid = counts["total"] - counts["void"]
     split = split_sales(sales, rounding=draw.event.rounding) if valid else None
     jackpot = draw.event.jackpot

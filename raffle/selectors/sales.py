@@ -1,8 +1,17 @@
 """Reads behind the sales pages: a fixed number of queries, aggregates only."""
 
+from decimal import Decimal
+
 from django.db.models import Count, Q, Sum
 
+from core.money import ZERO
 from raffle.models import Draw, Envelope, Sale
+
+
+def valid_sales_total(draw: Draw) -> Decimal:
+    """R:P1 the total of a draw's valid sales (voids excluded), summed here
+    only: what its sales close on, and what the prize board counts (L3)."""
+    return Sale.objects.filter(draw=draw, voided_at__isnull=True).aggregate(s=Sum("amount"))["s"] or ZERO
 
 
 def draw_sales_summary(draw: Draw) -> dict:
