@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("licensing", "0006_amendments_of_every_figure_and_safety_plan"),
+        ("licensing", "0007_trust_ledger_and_bank_statements"),
     ]
 
     operations = [

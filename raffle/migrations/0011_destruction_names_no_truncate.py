@@ -34,7 +34,7 @@ def _role(member) -> str:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("raffle", "0009_seed_letter_of_credit"),
+        ("raffle", "0010_prize_cheques_and_winners_publication"),
     ]
 
     operations = [
