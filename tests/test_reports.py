@@ -127,8 +127,9 @@ def test_four_draw_csv_has_one_row_per_draw_and_the_fee(closed):  # R:R1
     text = four_draw_csv(four_draw_report(event, 1))
     lines = text.strip().splitlines()
     assert lines[0].startswith("licence,organisation,draw_number,draw_date,ticket_sales")
-    assert len(lines) == 1 + 4 + 8  # the draws, then the labelled totals (#14 added four)
+    assert len(lines) == 1 + 4 + 9  # the draws, then the labelled totals (#14 added four; #15 the audit anchor)
     assert ",fee_1.00_percent,,10.07," in text and ",prize_board,,1007.50," in text
+    assert ",audit_anchor,Audit anchor " in text  # the organisation's audit chain head (R:E3)
 
 
 def test_csv_cells_cannot_carry_a_formula(treasurer):

@@ -205,6 +205,13 @@ class IssuedReport(models.Model):
     due_on = models.DateField(null=True, blank=True)
     generated_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     generated_at = models.DateTimeField(default=timezone.now)
+    # The audit anchor printed on the report (core.audit.chain_head): the
+    # organisation's newest audit entry and its hash when it was generated.
+    # `verify_audit` checks that the trail still holds it.
+    anchor_entry_id = models.BigIntegerField(null=True, blank=True)
+    anchor_hash = models.CharField(max_length=64, blank=True)
+    anchor_chain = models.PositiveBigIntegerField(null=True, blank=True)
+    anchor_seq = models.PositiveBigIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["licence", "-generated_at"]

@@ -10,6 +10,7 @@ from django.db import transaction
 
 from core.audit import audit_record
 from licensing.models import IssuedReport, Licence
+from licensing.services.anchors import printed_anchor
 
 
 @transaction.atomic
@@ -28,6 +29,7 @@ def report_issue(
     SHA-256, who generated it and when (R1, R2)."""
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     digest = hashlib.sha256(content).hexdigest()
+    anchor = printed_anchor(content, file_format)
     part = f"-{period}" if period else ""
     report = IssuedReport(
         licence=licence,
@@ -39,6 +41,7 @@ def report_issue(
         fee=fee,
         due_on=due_on,
         generated_by=actor,
+        **anchor,
     )
     report.file.save(f"{licence.number}-{kind}{part}-{digest[:12]}.{file_format}", ContentFile(content), save=False)
     report.full_clean()
@@ -56,6 +59,7 @@ def report_issue(
             "fee": fee,
             "due_on": due_on,
             "file": report.file.name,
+            "anchor": f"{report.anchor_entry_id}:{report.anchor_hash}" if report.anchor_entry_id else None,
         },
     )
     return report

@@ -6,6 +6,7 @@ CSV: one row per draw with named columns, then the totals as rows labelled
 in the first column (the label is repeated in `draw_number`, where the first
 exports put it)."""
 
+from core.audit import anchor_text
 from core.csvsafe import csv_text
 from core.pdf import render_pdf
 from raffle.reports.builders import FinalReport, FourDrawReport, final_report, four_draw_report
@@ -137,6 +138,7 @@ def four_draw_csv(report: FourDrawReport) -> str:
         _total(licence, "expense", ticket_sales=e.amount, draw_date=e.paid_on.isoformat(), winner=e.description)
         for e in report.expenses
     ]
+    rows.append(_total(licence, "audit_anchor", draw_date=anchor_text(licence.organisation_id)))
     return csv_text(DRAW_COLUMNS, rows)
 
 
@@ -179,7 +181,8 @@ def final_summary(report: FinalReport) -> list[list]:
 
 def final_csv(report: FinalReport) -> str:
     """The financial summary (line, amount), then every draw as in the four-draw CSV."""
-    head = csv_text(["line", "amount"], final_summary(report))
+    summary = [*final_summary(report), ["audit_anchor", anchor_text(report.licence.organisation_id)]]
+    head = csv_text(["line", "amount"], summary)
     return head + "\n" + csv_text(DRAW_COLUMNS, _draw_rows(report, report.reconciliation))
 
 

@@ -107,9 +107,7 @@ def _tiers(ids) -> dict[int, list[TierSale]]:
 
 def draw_lines(draws: list[Draw]) -> list[DrawLine]:
     ids = [d.pk for d in draws]
-    destructions = {
-        c.draw_id: c for c in CardDestruction.objects.filter(draw__in=ids).select_related("destroyed_by", "verified_by")
-    }
+    destructions = {c.draw_id: c for c in CardDestruction.objects.filter(draw__in=ids)}
     payments: dict[int, list] = {}
     for p in PrizePayment.objects.filter(draw__in=ids):
         payments.setdefault(p.draw_id, []).append(p)
@@ -145,8 +143,8 @@ def draw_lines(draws: list[Draw]) -> list[DrawLine]:
                 date=report_day(d),
                 card=card,
                 card_name=card_name(card) if card else "",
-                destroyed_by=destruction.destroyed_by.full_name if destruction else "",
-                verified_by=destruction.verified_by.full_name if destruction else "",
+                destroyed_by=destruction.destroyed_by_name if destruction else "",
+                verified_by=destruction.verified_by_name if destruction else "",
                 destroyed_at=destruction.destroyed_at if destruction else None,
                 video=videos.get(d.pk, ""),
                 payments=payments.get(d.pk, []),

@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("licensing", "0007_trust_ledger_and_bank_statements"),
+        ("licensing", "0008_issued_report_anchor"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

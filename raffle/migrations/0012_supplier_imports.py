@@ -9,8 +9,8 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("licensing", "0008_electronic_supplier"),
-        ("raffle", "0010_prize_cheques_and_winners_publication"),
+        ("licensing", "0009_electronic_supplier"),
+        ("raffle", "0011_destruction_names_no_truncate"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
