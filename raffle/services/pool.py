@@ -9,10 +9,8 @@ the event and the draw already locked.
 import datetime
 import secrets
 
-from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 
-from core.money import ZERO
 from licensing.models import AmendmentStatus, LicenceAmendment, SalesChannel
 from raffle.errors import RaffleError
 from raffle.models import (
@@ -22,7 +20,6 @@ from raffle.models import (
     Envelope,
     EnvelopeTakenProcedure,
     Event,
-    Sale,
     Ticket,
     WinnerSelection,
 )
@@ -64,14 +61,12 @@ def draws_by_rng(draw: Draw) -> bool:
 
 
 def pool_fix(*, draw: Draw, container_count: int | None = None) -> DrawPool:
-    """Count the draw's tickets and total its valid sales, with aggregates
-    (never a Python loop over a million rows), and store them (T7)."""
-    counts = Ticket.objects.filter(draw=draw).aggregate(
-        total=Count("id"), void=Count("id", filter=Q(is_void=True)), max_seq=Max("seq")
-    )
-    total = Sale.objects.filter(draw=draw, voided_at__isnull=True).aggregate(s=Sum("amount"))["s"] or ZERO
-    ends = dict(Ticket.objects.filter(draw=draw, seq__in=[1, counts["max_seq"] or 0]).values_list("seq", "serial"))
-    valid = counts["total"] - counts["void"]
+    """Fix the draw's tickets and valid sales from its running totals (kept
+    with every sale, void and return; `reconcile_draw_totals` proves them
+    against the rows) and store them (T7). The draw is locked and re-read."""
+    valid, void, max_seq = draw.tickets_valid, draw.tickets_void, draw.last_seq
+    total = draw.sales_amount
+    ends = dict(Ticket.objects.filter(draw=draw, seq__in=[1, max_seq]).values_list("seq", "serial"))
     if valid == 0:
         raise RaffleError(
             f"No valid ticket has been sold for draw {draw.number}; sales cannot close "
@@ -89,11 +84,11 @@ def pool_fix(*, draw: Draw, container_count: int | None = None) -> DrawPool:
     return DrawPool.objects.create(
         draw=draw,
         valid_tickets=valid,
-        void_tickets=counts["void"],
-        max_seq=counts["max_seq"],
+        void_tickets=void,
+        max_seq=max_seq,
         sales_total=total,
         first_serial=ends.get(1, ""),
-        last_serial=ends.get(counts["max_seq"], ""),
+        last_serial=ends.get(max_seq, ""),
         container_count=container_count,
     )
 
