@@ -110,5 +110,5 @@ class CardDestructionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "verifier_authenticated_at",
     ]
     list_filter = ["method", "draw__event"]
-    list_select_related = ["draw", "destroyed_by", "verified_by"]
+    list_select_related = ["draw", "destroyed_by__organisation", "verified_by__organisation"]
     search_fields = ["card", "destroyed_by__full_name", "verified_by__full_name"]

@@ -192,7 +192,7 @@ def sell(request, draw_id: int):
 @roles.role_required(*SALES_ROLES)
 def sale_detail(request, sale_id: int):
     try:
-        sale, serials = sales_selectors.sale_with_tickets(sale_id)
+        sale = sales_selectors.sale_for_page(sale_id)
     except Sale.DoesNotExist:
         raise Http404 from None
     return render(
@@ -200,7 +200,7 @@ def sale_detail(request, sale_id: int):
         "raffle/sales/detail.html",
         {
             "sale": sale,
-            "serials": serials,
+            "serial_ranges": sales_selectors.sale_serial_ranges(sale),
             "void_form": VoidForm(),
             "can_void": roles.user_has_role(request.user, *VOID_ROLES),
         },
