@@ -65,12 +65,19 @@ def sell_a_million(event, actor) -> int:
 
 
 def build(n_closed: int):
+    import datetime
+
+    from django.utils import timezone
+
     from raffle.cards import ACE_OF_SPADES, DECK
     from raffle.models import DrawState
-    from tests.factories import UserFactory, event_with_draw, members_for, run_draw
+    from tests.factories import LicenceFactory, UserFactory, event_with_draw, members_for, run_draw
 
     actor = UserFactory()
-    event = event_with_draw(actor=actor)
+    # A licence that outlasts 52 weekly draws (so no draw before the last is the
+    # must-go draw, P7) with a prize board the season's prizes stay under (L3).
+    licence = LicenceFactory(expires_on=timezone.localdate() + datetime.timedelta(days=400), prize_board="100000000.00")
+    event = event_with_draw(actor=actor, licence=licence)
     destroyer, verifier = members_for(event)
     cards = [c for c in DECK if c != ACE_OF_SPADES]
     for number in range(1, n_closed + 1):
