@@ -18,6 +18,8 @@ from core.twofactor import TokenForm
 from licensing.models import BonaFideMember
 from raffle import forms as raffle_forms
 from raffle import services
+from raffle.forms import drawnight as drawnight_forms
+from raffle.forms import rules as rules_forms
 from raffle.models import Draw, DrawState, Ticket
 from tests.factories import event_with_draw, login_verified, run_draw, user_with_role
 
@@ -29,8 +31,9 @@ def all_plain_forms():
     """Every form class of the project's pages (the draw steps, two-factor)."""
     found = [
         cls
-        for _, cls in inspect.getmembers(raffle_forms, inspect.isclass)
-        if issubclass(cls, forms.Form) and cls.__module__ == raffle_forms.__name__
+        for module in (drawnight_forms, rules_forms)
+        for _, cls in inspect.getmembers(module, inspect.isclass)
+        if issubclass(cls, forms.Form) and cls.__module__ == module.__name__
     ]
     return [*found, TokenForm]
 

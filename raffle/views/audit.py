@@ -20,7 +20,7 @@ from core.errors import DomainError
 from core.models import AuditEntry
 from core.pdf import pdf_response, render_pdf
 from raffle import selectors, services
-from raffle.forms_audit import RegistrarNotificationForm, VideoForm
+from raffle.forms.audit import RegistrarNotificationForm, VideoForm
 from raffle.models import COMMITMENT_DOMAIN, DeckKind, Draw, DrawVideo, Event
 
 READERS = (roles.AUDITOR, roles.ADMINISTRATOR, roles.TREASURER, roles.DRAW_STAFF)

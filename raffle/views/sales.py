@@ -1,7 +1,6 @@
 """The staff sales page: sell electronic in-person (or stub) tickets, print
 them as PDF (REPRINT after the first print), void a sale with a reason."""
 
-from django import forms
 from django.contrib import messages
 from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -12,75 +11,14 @@ from core.csvsafe import safe_cell
 from core.errors import DomainError
 from core.pdf import pdf_response, render_pdf
 from licensing.models import SalesChannel
-from raffle import sales_selectors, services
+from raffle import services
+from raffle.forms.sales import IssueRollForm, ReturnRollForm, SaleForm, VoidForm
 from raffle.models import Draw, RollKind, Sale
+from raffle.selectors import sales as sales_selectors
 
 SALES_ROLES = (roles.SELLER, roles.DRAW_STAFF, roles.ADMINISTRATOR)
 VOID_ROLES = (roles.DRAW_STAFF, roles.ADMINISTRATOR)  # a void is a supervisor's decision
 HELPLINE = "ConnexOntario 1-866-531-2600"  # R:T10 printed on every ticket
-
-
-class SaleForm(forms.Form):
-    purchaser_name = forms.CharField(label="Purchaser's name", max_length=150)
-    purchaser_contact = forms.CharField(label="Phone or e-mail", max_length=200)
-    tier = forms.TypedChoiceField(label="Price", coerce=int)
-    units = forms.IntegerField(label="How many of this price", min_value=1, max_value=100, initial=1)
-    envelope_pick = forms.TypedChoiceField(label="Envelope picked (sealed envelopes only)", coerce=int)
-    device = forms.CharField(label="Point-of-sale device or seller", max_length=60)
-    serials = forms.CharField(
-        label="Stub serials (paper stubs only, separated by spaces or commas)", required=False, max_length=2000
-    )
-
-    def __init__(self, *args, draw: Draw, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["tier"].choices = [(t.quantity, str(t)) for t in draw.event.price_tiers.all()]
-        self.fields["envelope_pick"].choices = [("", "— choose —")] + [
-            (n, f"Envelope {n}") for n in sales_selectors.sealed_envelope_numbers(draw)
-        ]
-        if draw.event.licence.sales_channel != SalesChannel.PAPER_STUB:
-            del self.fields["serials"]
-        if draw.event.is_bingo:  # R:T12 the seller attests the sale is made inside the hall
-            self.fields["inside_hall"] = forms.BooleanField(
-                label=f"This sale is made inside {draw.event.draw_place}",
-                required=True,
-                error_messages={
-                    "required": f"A bingo event's tickets are sold inside {draw.event.draw_place} "
-                    "only: tick the box if this sale is made there."
-                },
-            )
-
-
-class VoidForm(forms.Form):
-    reason = forms.CharField(label="Reason for the void", max_length=300)
-
-
-class IssueRollForm(forms.Form):
-    seller_name = forms.CharField(label="Seller the roll is issued to", max_length=150)
-    first_serial = forms.IntegerField(label="First serial on the roll", min_value=1)
-    last_serial = forms.IntegerField(label="Last serial on the roll", min_value=1)
-
-
-class ReturnRollForm(forms.Form):
-    """The unsold part handed back, and the sales counted per price tier."""
-
-    roll = forms.TypedChoiceField(label="Roll returned", coerce=int)
-    first_unsold = forms.IntegerField(label="First unsold serial (the last serial + 1 if all sold)", min_value=1)
-
-    def __init__(self, *args, draw: Draw, rolls, books: bool = False, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["roll"].choices = [(r.pk, str(r)) for r in rolls if not r.is_returned]
-        # A book's stubs were recorded one sale at a time: its return counts no tiers.
-        for tier in [] if books else draw.event.price_tiers.all():
-            self.fields[f"tier_{tier.quantity}"] = forms.IntegerField(
-                label=f"Sales at {tier}", min_value=0, initial=0, required=False
-            )
-
-    def tier_counts(self) -> dict[int, int]:
-        return {
-            int(name.removeprefix("tier_")): value or 0
-            for name, value in self.cleaned_data.items()
-            if name.startswith("tier_")
-        }
 
 
 def _sales_draw(draw_id: int) -> Draw:

@@ -32,7 +32,7 @@ from licensing.models import (
     ReportKind,
 )
 from raffle import selectors, services
-from raffle import treasury_forms as tf
+from raffle.forms import treasury as tf
 from raffle.models import Draw, Event, PrizePayment, UnclaimedPrize
 from raffle.reports import builders
 from raffle.reports import render as report_render

@@ -18,7 +18,7 @@ urlpatterns = [
     path("events/<int:event_id>/rules/", rules.rules_of_play, name="rules_of_play"),
     path("events/<int:event_id>/exit-strategy/", rules.exit_strategy, name="exit_strategy"),
     path("events/<int:event_id>/rules.pdf", rules.rules_of_play_pdf, name="rules_of_play_pdf"),
-    path("treasury/", include("raffle.urls_treasury")),
+    path("treasury/", include("raffle.urls.treasury")),
     path("draws/<int:draw_id>/sales/", sales.sell, name="sales_sell"),
     path("draws/<int:draw_id>/rolls/", sales.rolls, name="sales_rolls"),
     path("draws/<int:draw_id>/tickets.csv", sales.draw_ticket_log, name="draw_ticket_log"),

@@ -1,0 +1,73 @@
+"""Forms by page area: `drawnight` (the draw's steps), `rules` (Rules of Play,
+exit strategy), `sales`, `treasury`, `audit` (the integrity registers). They
+only parse input; the services decide. Re-exported here so
+`from raffle.forms import X` keeps working."""
+
+from raffle.forms.audit import RegistrarNotificationForm, VideoForm
+from raffle.forms.drawnight import (
+    STEP_FORMS,
+    CloseSalesForm,
+    ConfirmForm,
+    DestructionForm,
+    EnvelopeForm,
+    ImportedCloseSalesForm,
+    MustGoRedrawForm,
+    PaperCloseSalesForm,
+    PaperMustGoRedrawForm,
+    PaperWinningTicketForm,
+    RevealCardForm,
+    RngMustGoRedrawForm,
+    RngWinningTicketForm,
+    SerialTypedTwiceForm,
+    WinningTicketForm,
+)
+from raffle.forms.rules import MustGoForm, RulesSettingsForm
+from raffle.forms.sales import IssueRollForm, ReturnRollForm, SaleForm, VoidForm
+from raffle.forms.treasury import (
+    ApprovedUseForm,
+    ContactAttemptForm,
+    CoverageForm,
+    DepositForm,
+    DonatedPrizeForm,
+    ExpenseForm,
+    PrizePaymentForm,
+    SigningOfficersForm,
+    TrustAccountForm,
+    UnclaimedForm,
+)
+
+__all__ = [
+    "STEP_FORMS",
+    "ApprovedUseForm",
+    "CloseSalesForm",
+    "ConfirmForm",
+    "ContactAttemptForm",
+    "CoverageForm",
+    "DepositForm",
+    "DestructionForm",
+    "DonatedPrizeForm",
+    "EnvelopeForm",
+    "ExpenseForm",
+    "ImportedCloseSalesForm",
+    "IssueRollForm",
+    "MustGoForm",
+    "MustGoRedrawForm",
+    "PaperCloseSalesForm",
+    "PaperMustGoRedrawForm",
+    "PaperWinningTicketForm",
+    "PrizePaymentForm",
+    "RegistrarNotificationForm",
+    "ReturnRollForm",
+    "RevealCardForm",
+    "RngMustGoRedrawForm",
+    "RngWinningTicketForm",
+    "RulesSettingsForm",
+    "SaleForm",
+    "SerialTypedTwiceForm",
+    "SigningOfficersForm",
+    "TrustAccountForm",
+    "UnclaimedForm",
+    "VideoForm",
+    "VoidForm",
+    "WinningTicketForm",
+]

@@ -1,0 +1,28 @@
+"""Forms of the Rules of Play and exit-strategy pages. They only parse input; the services decide."""
+
+from django import forms
+
+from core.money import Rounding
+from raffle.models import EnvelopeTakenProcedure, MustGoPayout, MustGoReason
+
+
+class RulesSettingsForm(forms.Form):
+    """The settings the Rules of Play are generated from (R4)."""
+
+    rounding = forms.ChoiceField(label="Rounding of the 20% and 30%", choices=Rounding.CHOICES)
+    envelope_taken_procedure = forms.ChoiceField(
+        label="If the picked envelope is already open", choices=EnvelopeTakenProcedure.choices
+    )
+    claim_period_days = forms.IntegerField(label="Days a winner has to claim", min_value=1, max_value=365)
+    draw_interval_days = forms.IntegerField(label="Days between draws", min_value=1, max_value=60)
+    draw_place = forms.CharField(label="Where the draws are held", max_length=200, required=False)
+    must_go_payout = forms.ChoiceField(
+        label="Exit strategy: how the holders of a must-go final draw are paid",
+        choices=[("", "Not chosen yet"), *MustGoPayout.choices],
+        required=False,
+    )
+    unclaimed_prize_policy = forms.CharField(label="Unclaimed prizes", widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class MustGoForm(forms.Form):
+    reason = forms.ChoiceField(label="Why this is the final draw", choices=MustGoReason.choices)

@@ -1,0 +1,126 @@
+"""R:L3 the prize board forecast shown on the dashboard."""
+
+import datetime
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.utils import timezone
+
+from core.money import average_amount, percent_used
+from raffle.models import Draw, Event
+
+# R:L3 the prize board forecast shown on the dashboard.
+PRIZE_BOARD_WARNING_PERCENT = Decimal("75")
+PRIZE_BOARD_DANGER_PERCENT = Decimal("90")
+# The pace of the forecast: the mean prizes of this many latest closed draws
+# (Catch the Ace sales grow with the jackpot, so recent draws say most).
+FORECAST_RECENT_DRAWS = 3
+
+
+@dataclass(frozen=True)
+class PrizeBoardForecast:
+    prize_board: Decimal
+    prizes_so_far: Decimal
+    percent_used: Decimal
+    level: str  # "ok", "warning" (75% or more), "danger" (90% or more), "reached"
+    pace: Decimal  # prizes per draw at the recent pace
+    draws_left: int  # draws the schedule still holds before the licence expires
+    next_draw_number: int
+    reach_draw_number: int | None  # the draw whose prizes would pass the board
+    reach_date: datetime.date | None
+    prizes_at_expiry: Decimal  # at the recent pace, if every scheduled draw is held
+
+    @property
+    def headroom(self) -> Decimal:
+        return self.prize_board - self.prizes_so_far
+
+    @property
+    def must_go_due(self) -> str:
+        """R:P7 why the next draw should be the must-go final draw, if it should."""
+        if self.level == "reached" or self.reach_draw_number == self.next_draw_number:
+            return "prize_board"
+        if self.draws_left == 1:
+            return "licence_expiry"
+        return ""
+
+    @property
+    def message(self) -> str:
+        if self.must_go_due == "licence_expiry":
+            return (
+                f"Draw {self.next_draw_number} is the last draw before the licence expires: make it the "
+                "must-go final draw."
+            )
+        if self.reach_draw_number is not None and self.reach_draw_number == self.next_draw_number:
+            return (
+                f"At the recent pace the prizes pass the prize board in the next draw, draw "
+                f"{self.next_draw_number}: make it the must-go final draw and stop selling at the room left."
+            )
+        if self.level == "reached":
+            return (
+                "The prizes have reached the prize board: no more sales can be taken. Run the must-go final draw now."
+            )
+        if self.reach_draw_number is None:
+            return "At the recent pace the prizes stay within the prize board until the licence expires."
+        text = (
+            f"At the recent pace the prizes pass the prize board in draw {self.reach_draw_number}"
+            f"{f' ({self.reach_date:%Y-%m-%d})' if self.reach_date else ''}."
+        )
+        if self.level != "ok":
+            text += (
+                " Plan the must-go final draw for the draw before it, and watch each draw's sales "
+                "against the room left."
+            )
+        return text
+
+
+def prize_board_forecast(event: Event) -> PrizeBoardForecast:
+    """From the actual sales so far and the schedule ahead: how much of the
+    prize board the prizes use, and in which draw they would pass it."""
+    from raffle.services.prize_board import prizes_committed
+
+    licence = event.licence
+    board = licence.prize_board
+    so_far = prizes_committed(event)
+    closed = list(
+        Draw.objects.filter(event=event, ticket_sales__isnull=False)
+        .order_by("-number")
+        .values_list("number", "draw_prize", "jackpot_contribution")[:FORECAST_RECENT_DRAWS]
+    )
+    pace = average_amount([prize + jackpot for _, prize, jackpot in closed])
+    last_number = closed[0][0] if closed else 0
+    next_draw = Draw.objects.filter(event=event, number=last_number + 1).only("scheduled_at").first()
+    interval = datetime.timedelta(days=event.draw_interval_days)
+    if next_draw is not None:
+        next_date = timezone.localdate(next_draw.scheduled_at)
+    else:
+        next_date = timezone.localdate(event.first_draw_at) + interval * last_number
+    draws_left = 0 if next_date > licence.expires_on else (licence.expires_on - next_date) // interval + 1
+    if event.is_concluded:
+        draws_left = 0
+    percent = percent_used(so_far, board)
+    reach_number = reach_date = None
+    if pace > 0:
+        ahead = int((board - so_far) // pace) + 1  # the first draw whose prizes pass the board
+        if ahead <= draws_left:
+            reach_number = last_number + ahead
+            reach_date = next_date + interval * (ahead - 1)
+    if so_far >= board:
+        level = "reached"
+    elif percent >= PRIZE_BOARD_DANGER_PERCENT:
+        level = "danger"
+    elif percent >= PRIZE_BOARD_WARNING_PERCENT:
+        level = "warning"
+    else:
+        level = "ok"
+    return PrizeBoardForecast(
+        prize_board=board,
+        prizes_so_far=so_far,
+        percent_used=percent,
+        level=level,
+        pace=pace,
+        draws_left=draws_left,
+        next_draw_number=last_number + 1,
+        reach_draw_number=reach_number,
+        reach_date=reach_date,
+        prizes_at_expiry=so_far + pace * draws_left,
+    )
