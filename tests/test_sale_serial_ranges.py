@@ -9,7 +9,7 @@ from django.urls import reverse
 from core import roles
 from licensing.models import SalesChannel
 from raffle import services
-from raffle.sales_selectors import serial_ranges
+from raffle.selectors.sales import serial_ranges
 from tests.factories import LicenceFactory, event_with_draw, login_verified, user_with_role
 
 pytestmark = pytest.mark.django_db
