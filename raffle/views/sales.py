@@ -112,7 +112,8 @@ def sell(request, draw_id: int):
         except DomainError as error:
             form.add_error(None, str(error))
         else:
-            request.session["sales_device"] = data["device"]
+            if request.session.get("sales_device") != data["device"]:  # a session write only when it changes
+                request.session["sales_device"] = data["device"]
             messages.success(request, f"Sold {sale.ticket_count} ticket(s) for ${sale.amount:,.2f}.")
             return redirect("sale_detail", sale_id=sale.pk)
     return render(
