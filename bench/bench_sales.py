@@ -122,6 +122,9 @@ def main() -> int:
     n = args.sales
     start = time.perf_counter()
     with transaction.atomic(), connection.cursor() as c:
+        # Set-up, not measured: the rows are consistent by construction, so the
+        # per-row foreign key and trigger checks are skipped for the load.
+        c.execute("SET LOCAL session_replication_role = replica")
         c.execute(
             "INSERT INTO raffle_sale (licence_id, draw_id, channel, tier_id, units, ticket_count, amount, "
             "purchaser_name, purchaser_contact, envelope_pick, device, sold_at, void_reason, print_count) "
@@ -139,6 +142,7 @@ def main() -> int:
             "UPDATE raffle_draw SET sales_amount = 5 * %s, sales_valid = %s, tickets_valid = %s WHERE id = %s",
             [n, n, n, full.pk],
         )
+    with connection.cursor() as c:
         c.execute("ANALYZE")
     load_s = time.perf_counter() - start
     # Serials of the electronic sales continue from the loaded ones: E001-0500001 on.
