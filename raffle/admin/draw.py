@@ -67,6 +67,7 @@ class DrawAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             "opts": self.model._meta,
             "title": f"{draw.event} — draw {draw.number}",
             "draw": draw,
+            "step": draw.next_step,  # the table's row: what the next step is called
             "form": form,
         }
         return TemplateResponse(request, "admin/raffle/draw/step.html", context)

@@ -5,7 +5,6 @@ only parse input; the services decide. Re-exported here so
 
 from raffle.forms.audit import RegistrarNotificationForm, VideoForm
 from raffle.forms.drawnight import (
-    STEP_FORMS,
     CloseSalesForm,
     ConfirmForm,
     DestructionForm,
@@ -37,7 +36,6 @@ from raffle.forms.treasury import (
 )
 
 __all__ = [
-    "STEP_FORMS",
     "ApprovedUseForm",
     "CloseSalesForm",
     "ConfirmForm",

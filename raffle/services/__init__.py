@@ -4,12 +4,10 @@ from raffle.services import draw_close_sales
 """
 
 from raffle.services.deck import deck_verify  # noqa: F401
+from raffle.services.draw_sales import draw_announce, draw_close_sales, draw_open_sales  # noqa: F401
 from raffle.services.draws import (  # noqa: F401
-    draw_announce,
     draw_award_jackpot,
     draw_choose_envelope,
-    draw_close_sales,
-    draw_open_sales,
     draw_record_winning_ticket,
     draw_reveal_card,
     draw_roll_over,
