@@ -149,8 +149,8 @@ class ApplicationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 @admin.register(LicenceAmendment)
 class LicenceAmendmentAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["licence", "from_channel", "to_channel", "notice_given_on", "effective_on", "status", "approved_on"]
-    list_filter = ["status"]
+    list_display = ["licence", "kind", "new_value", "notice_given_on", "effective_on", "status", "approved_on"]
+    list_filter = ["status", "kind"]
     search_fields = ["licence__number"]
 
 

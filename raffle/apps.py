@@ -6,3 +6,10 @@ class RaffleConfig(AppConfig):
 
     name = "raffle"
     verbose_name = "Catch the Ace"
+
+    def ready(self):
+        from licensing.outstanding import register_outstanding_reports
+        from raffle.reports.outstanding import organisation_reports_outstanding
+
+        # A new licence application lists the game's reports not yet filed (R1, R2).
+        register_outstanding_reports(organisation_reports_outstanding)

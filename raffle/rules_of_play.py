@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from core.money import DRAW_PRIZE_PERCENT, JACKPOT_PERCENT, LICENSEE_PERCENT, Rounding, format_money
 from licensing.models import SalesChannel
+from licensing.terms import licence_terms_on
 from raffle.models import DeckKind, EnvelopeTakenProcedure, Event, MustGoPayout
 
 HELPLINE = "ConnexOntario 1-866-531-2600"  # R:T10
@@ -24,13 +25,15 @@ class Section:
 
 
 def draw_schedule(event: Event) -> list[datetime.datetime]:
+    # An approved amendment of the licence's dates holds from its effective date (L5).
+    expires_on = licence_terms_on(event.licence, timezone.localdate()).expires_on
     """Every draw the event may hold before its licence expires, from the first."""
     first = timezone.localtime(event.first_draw_at)
     dates = []
     for number in range(SCHEDULE_LIMIT):
         # Same local time every draw, across daylight-saving changes.
         day = first.date() + datetime.timedelta(days=event.draw_interval_days * number)
-        if day > event.licence.expires_on:
+        if day > expires_on:
             break
         dates.append(timezone.make_aware(datetime.datetime.combine(day, first.time().replace(tzinfo=None))))
     return dates
@@ -43,6 +46,8 @@ def _when(at: datetime.datetime) -> str:
 
 def rules_of_play(event: Event) -> dict:
     licence = event.licence
+    terms = licence_terms_on(licence, timezone.localdate())  # approved amendments from their effective dates
+    draw_place = terms.draw_place or event.draw_place
     organisation = licence.organisation
     registration = (
         f", charitable registration {organisation.charity_registration_number}"
@@ -62,8 +67,8 @@ def rules_of_play(event: Event) -> dict:
                 f"This Catch the Ace lottery is conducted and managed by {organisation.name}"
                 f"{registration}"
                 f", under lottery licence {licence.number} issued by {licence.authority_name}. "
-                f"The licence is in force until {licence.expires_on:%B %-d, %Y}; the prize board is "
-                f"{format_money(licence.prize_board)}.",
+                f"The licence is in force until {terms.expires_on:%B %-d, %Y}; the prize board is "
+                f"{format_money(terms.prize_board)}.",
                 "Players must be 18 years of age or older.",
             ],
         )
@@ -74,7 +79,7 @@ def rules_of_play(event: Event) -> dict:
     ticket_text = [f"Tickets are sold as {channel}. Prices:"]
     if event.is_bingo:  # R:T12
         ticket_text = [
-            f"This is a bingo revenue model event: stub tickets only, sold only inside {event.draw_place}. Prices:"
+            f"This is a bingo revenue model event: stub tickets only, sold only inside {draw_place}. Prices:"
         ]
     sections.append(
         Section(
@@ -92,7 +97,7 @@ def rules_of_play(event: Event) -> dict:
             "The draws",
             [
                 f"Draws are held every {event.draw_interval_days} day{'s' if event.draw_interval_days > 1 else ''}"
-                f"{f' at {event.draw_place}' if event.draw_place else ''}, starting {_when(event.first_draw_at)}. "
+                f"{f' at {draw_place}' if draw_place else ''}, starting {_when(event.first_draw_at)}. "
                 "Ticket sales for a draw close before that draw. The ticket sales, the draw prize and the "
                 "progressive jackpot are announced immediately before each draw. The winner need not be present.",
                 "The draw schedule (until the ace is found or the licence expires):",

@@ -122,3 +122,15 @@ def test_only_the_draw_machine_moves_a_draw_from_state_to_state():  # R:D8
                 if isinstance(target, ast.Attribute) and target.attr == "state" and path != machine:
                     found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert found == []
+
+
+def test_the_architecture_diagram_is_the_table():
+    """docs/architecture.md draws the machine; it must say what the table says."""
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    diagram = text.split("```mermaid", 1)[1].split("```", 1)[0]
+    drawn = {
+        tuple(part.strip() for part in (line.split("-->")[0], *line.split("-->")[1].split(":")))
+        for line in diagram.splitlines()
+        if "-->" in line and ":" in line
+    }
+    assert drawn == {(step.state, step.to, step.name) for step in DRAW_STEPS if step.to is not None}

@@ -174,6 +174,8 @@ def _records_of_every_feature(event, users, destroyer, verifier) -> dict:
         to_channel=SalesChannel.ELECTRONIC,
         notice_given_on=today,
         effective_on=today + datetime.timedelta(days=14),
+        signed_by=["Ana Roy"],
+        letterhead_note="Signed letter on letterhead",
         today=today,
     )
     account = trust_account_for(event, actor=treasurer)

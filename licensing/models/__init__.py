@@ -1,11 +1,19 @@
 """Licensing models, one module per entity; import them from here."""
 
-from licensing.models.amendment import AMENDMENT_NOTICE_DAYS, AmendmentStatus, LicenceAmendment  # noqa: F401
+from licensing.models.amendment import (  # noqa: F401
+    AMENDMENT_NOTICE_DAYS,
+    NOTICE_DAYS_BY_AUTHORITY,
+    AmendedDraw,
+    AmendmentKind,
+    AmendmentStatus,
+    LicenceAmendment,
+)
 from licensing.models.application import (  # noqa: F401
     AGCO_PROCESSING_DAYS,
     ApplicantKind,
     Application,
     ApplicationDocument,
+    ApplicationSigner,
     ApplicationStatus,
     DocumentKind,
     PlannedDraw,
@@ -28,6 +36,7 @@ from licensing.models.licence import (  # noqa: F401
     SalesChannel,
 )
 from licensing.models.organisation import BonaFideMember, Organisation  # noqa: F401
+from licensing.models.safety_plan import SafetyPlan, SafetyThreshold  # noqa: F401
 from licensing.models.treasury import (  # noqa: F401
     ApprovedUse,
     Deposit,

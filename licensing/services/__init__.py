@@ -1,7 +1,12 @@
 """Writes of licensing, one module per entity; import services from here."""
 
-from licensing.services.amendments import licence_amend_channel, licence_amendment_approve  # noqa: F401
+from licensing.services.amendments import (  # noqa: F401
+    licence_amend,
+    licence_amend_channel,
+    licence_amendment_approve,
+)
 from licensing.services.applications import (  # noqa: F401
+    application_add_signer,
     application_attach_document,
     application_checklist,
     application_create,
@@ -23,6 +28,11 @@ from licensing.services.licences import (  # noqa: F401
     licence_conclude,
     licence_create,
     organisation_get_or_create,
+)
+from licensing.services.safety_plans import (  # noqa: F401
+    application_attach_safety_plan,
+    safety_plan_create,
+    safety_threshold_warning,
 )
 from licensing.services.treasury import (  # noqa: F401
     approved_use_add,

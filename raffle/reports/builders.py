@@ -38,6 +38,7 @@ from raffle.models import (
 )
 from raffle.reports import registers
 from raffle.reports.reconciliation import DrawReconciliation, draw_reconciliation
+from raffle.reports.slips import SlipCopy, slip_copies
 
 DRAWS_PER_PERIOD = 4
 FOUR_DRAW_DUE_DAYS = 7  # R:R1
@@ -225,51 +226,6 @@ def four_draw_report(event: Event, period: int) -> FourDrawReport:
     )
 
 
-IMAGE_TYPES = {
-    ".png": "image/png",
-    ".jpg": "image/jpeg",
-    ".jpeg": "image/jpeg",
-    ".gif": "image/gif",
-    ".webp": "image/webp",
-}
-
-
-@dataclass
-class SlipCopy:
-    """A deposit slip for the final report: its scan inline when it is an image (R2)."""
-
-    deposit: object
-    image_uri: str = ""
-
-    @property
-    def has_scan(self) -> bool:
-        return bool(self.deposit.slip_scan)
-
-    @property
-    def draws_covered(self) -> str:
-        """The draw numbers whose sales this slip holds (L12), from the prefetched coverage."""
-        return ", ".join(str(cover.draw.number) for cover in self.deposit.coverage.all())
-
-
-def _slip_copies(deposits) -> list[SlipCopy]:
-    import base64
-    import pathlib
-
-    copies = []
-    for deposit in deposits:
-        uri = ""
-        if deposit.slip_scan:
-            kind = IMAGE_TYPES.get(pathlib.PurePath(deposit.slip_scan.name).suffix.lower())
-            if kind:
-                try:
-                    with deposit.slip_scan.open("rb") as handle:
-                        uri = f"data:{kind};base64,{base64.b64encode(handle.read()).decode()}"
-                except OSError:
-                    uri = ""  # the file is missing from storage: the report says so
-        copies.append(SlipCopy(deposit=deposit, image_uri=uri))
-    return copies
-
-
 @dataclass
 class PeriodFee:
     period: int
@@ -388,7 +344,7 @@ def final_report(event: Event) -> FinalReport:
         donated_total=sum((p.value for p in donated), ZERO),
         fees=fees,
         fee_total=sum((f.fee for f in fees), ZERO),
-        deposits=_slip_copies(
+        deposits=slip_copies(
             Deposit.objects.filter(account__licence=licence)
             .order_by("deposited_on", "slip_number")
             .prefetch_related(Prefetch("coverage", DepositCoverage.objects.select_related("draw")))

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 from django.utils import timezone
 
+from core.money import split_sales
 from raffle.models import Draw, DrawState
 
 
@@ -32,8 +33,6 @@ def draw_sales_reconciliation(draw: Draw) -> SalesReconciliation:
     the draw's valid and void tickets and the total of its valid sales (its
     running totals, as `pool_fix` reads them), the 20/30/50 split by the
     event's rounding and the jackpot after."""
-    from core.money import split_sales
-
     totals = Draw.objects.values("tickets_valid", "tickets_void", "sales_amount").get(pk=draw.pk)
     valid, void, sales = totals["tickets_valid"], totals["tickets_void"], totals["sales_amount"]
     split = split_sales(sales, rounding=draw.event.rounding) if valid else None

@@ -1,10 +1,20 @@
 """Reads behind the sales pages: a fixed number of queries, aggregates only."""
 
+from decimal import Decimal
+
 from django.db.models import Q, Sum
 
 from licensing.models import SalesChannel
 from raffle.models import Draw, Envelope, Sale
 from raffle.totals import TOTAL_FIELDS
+
+
+def valid_sales_total(draw: Draw) -> Decimal:
+    """R:P1 the total of a draw's valid sales (voids excluded), summed here
+    only: what its sales close on, and what the prize board counts (L3). Read
+    from the draw's running total (kept by every sale and void;
+    `reconcile_draw_totals` proves it against the rows)."""
+    return Draw.objects.values_list("sales_amount", flat=True).get(pk=draw.pk)
 
 
 def draw_sales_summary(draw: Draw) -> dict:

@@ -82,6 +82,28 @@ def check(event: Event, draw: Draw, name: str) -> Step:
     )
 
 
+def forward_path(since: str) -> list[Step]:
+    """The table's forward steps from step `since` to the end (the first
+    forward row of each state: the path of a draw that runs its course)."""
+    path = [STEPS_BY_NAME[since]]
+    while (after := next((s for s in DRAW_STEPS if s.state == path[-1].to and s.to and not s.back), None)) is not None:
+        path.append(after)
+    return path
+
+
+def record_history(*, draw: Draw, at, since: str, fields: tuple[str, ...] = ()) -> Draw:
+    """A draw taken from another system's records (the history import): moved
+    at once along the table from step `since` to its end, each step's
+    timestamp set to `at`, saved with `update_fields`. The import's own audit
+    entry names the draws it records."""
+    path = forward_path(since)
+    for step in path:
+        setattr(draw, step.stamp, at)
+    draw.state = path[-1].to
+    draw.save(update_fields=["state", *(step.stamp for step in path), *fields])
+    return draw
+
+
 def advance(*, actor, draw: Draw, step: Step, data: dict, fields: tuple[str, ...] = ()) -> Draw:
     """Move the draw along `step`: its state, its timestamp, the step's own
     fields (`fields`), saved with `update_fields`; then the audit entry."""

@@ -230,20 +230,52 @@ def draw_roll_over(
         destroyer_password=destroyer_password,
         verifier_password=verifier_password,
     )
-    draw.outcome = DrawOutcome.ROLLOVER
     draw_machine.advance(
         actor=actor,
         draw=draw,
         step=step,
-        fields=("outcome",),
+        fields=roll_over_write(draw),
         data={"jackpot_carried": event.jackpot},
     )
     pool_empty(draw=draw)
-    _schedule_next_draw(event=event, after=draw)
+    schedule_next_draw(event=event, after=draw)
     return draw
 
 
-def _schedule_next_draw(*, event: Event, after: Draw) -> Draw | None:
+def roll_over_write(draw: Draw) -> tuple[str, ...]:
+    """Not the ace: the jackpot rolls over (the draw's fields to save).
+    Shared by the live draw and the history import."""
+    draw.outcome = DrawOutcome.ROLLOVER
+    return ("outcome",)
+
+
+def jackpot_award_write(draw: Draw) -> tuple[str, ...]:
+    """The Ace of Spades: the holder wins the draw prize and the whole jackpot
+    (this draw's 30% included). Shared by the live draw and the history import."""
+    draw.jackpot_awarded = draw.jackpot_after
+    draw.outcome = DrawOutcome.JACKPOT_WON
+    return ("jackpot_awarded", "outcome")
+
+
+def event_conclude(*, actor, event: Event, licence: Licence, draw: Draw, reason: str) -> None:
+    """R:P4 the Ace of Spades ends the event and the licence (locked by the
+    caller); nothing more is sold or drawn. Shared by the live draw and the
+    history import."""
+    event.jackpot = 0
+    event.status = EventStatus.CONCLUDED
+    event.concluded_at = timezone.now()
+    event.save(update_fields=["jackpot", "status", "concluded_at"])
+    audit_record(
+        actor=actor,
+        action="raffle.event.conclude",
+        obj=event,
+        data={"draw": draw.number, "jackpot_awarded": draw.jackpot_awarded},
+    )
+    licence_conclude(actor=actor, licence=licence, reason=reason)
+
+
+def schedule_next_draw(*, event: Event, after: Draw) -> Draw | None:
+    """The draw after `after`, unless it is scheduled already."""
     if event.draws.filter(number=after.number + 1).exists():
         return None
     # Days are added to the local time (a zoneinfo datetime adds wall-clock
@@ -266,13 +298,11 @@ def draw_award_jackpot(*, actor, draw: Draw) -> Draw:
             "log its destruction and roll the jackpot over."
         )
     licence = Licence.objects.select_for_update().get(pk=event.licence_id)
-    draw.jackpot_awarded = draw.jackpot_after
-    draw.outcome = DrawOutcome.JACKPOT_WON
     draw_machine.advance(
         actor=actor,
         draw=draw,
         step=step,
-        fields=("jackpot_awarded", "outcome"),
+        fields=jackpot_award_write(draw),
         data={
             "draw_prize": draw.draw_prize,
             "jackpot_awarded": draw.jackpot_awarded,
@@ -280,18 +310,9 @@ def draw_award_jackpot(*, actor, draw: Draw) -> Draw:
         },
     )
     pool_empty(draw=draw)
-    # R:P4 the event and the licence end; nothing more is sold or drawn.
-    event.jackpot = 0
-    event.status = EventStatus.CONCLUDED
-    event.concluded_at = timezone.now()
-    event.save(update_fields=["jackpot", "status", "concluded_at"])
-    audit_record(
-        actor=actor,
-        action="raffle.event.conclude",
-        obj=event,
-        data={"draw": draw.number, "jackpot_awarded": draw.jackpot_awarded},
+    event_conclude(
+        actor=actor, event=event, licence=licence, draw=draw, reason=f"Ace of Spades found in draw {draw.number}"
     )
-    licence_conclude(actor=actor, licence=licence, reason=f"Ace of Spades found in draw {draw.number}")
     if draw.must_go:
         must_go_settle(actor=actor, event=event, draw=draw)
     return draw

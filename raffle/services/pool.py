@@ -60,36 +60,23 @@ def draws_by_rng(draw: Draw) -> bool:
     return draw_sales_channel(draw) in (SalesChannel.ELECTRONIC, SalesChannel.ONLINE)
 
 
-def pool_fix(*, draw: Draw, container_count: int | None = None) -> DrawPool:
-    """Fix the draw's tickets and valid sales from its running totals (kept
-    with every sale, void and return; `reconcile_draw_totals` proves them
-    against the rows) and store them (T7). The draw is locked and re-read."""
-    valid, void, max_seq = draw.tickets_valid, draw.tickets_void, draw.last_seq
-    total = draw.sales_amount
+def pool_fix(*, draw: Draw, figures) -> DrawPool:
+    """R:T7 store the draw's pool as sales close: the counts and the valid
+    sales total of `figures` (`draw_sales.close_sales_figures`, which refuses
+    an empty pool or a container count that differs), with the sequence range
+    the RNG draws from and the first and last serials (aggregates, never a
+    Python loop over a million rows)."""
+    max_seq = draw.last_seq  # the draw's running totals: its seq is dense from 1
     ends = dict(Ticket.objects.filter(draw=draw, seq__in=[1, max_seq]).values_list("seq", "serial"))
-    if valid == 0:
-        raise RaffleError(
-            f"No valid ticket has been sold for draw {draw.number}; sales cannot close "
-            "on an empty pool. Record the night's sales first.",
-            rule="T7",
-        )
-    # R:T7 R:L13 R:D3 the tickets counted in the container are reconciled against the sales,
-    # so every sold ticket is in the container the winner is drawn from.
-    if container_count is not None and container_count != valid:
-        raise RaffleError(
-            f"The container holds {container_count} tickets but {valid} valid tickets were "
-            f"sold for draw {draw.number}. Recount, or find the missing sale, before closing.",
-            rule="L13",
-        )
     return DrawPool.objects.create(
         draw=draw,
-        valid_tickets=valid,
-        void_tickets=void,
+        valid_tickets=figures.valid_tickets,
+        void_tickets=figures.void_tickets,
         max_seq=max_seq,
-        sales_total=total,
+        sales_total=figures.sales,
         first_serial=ends.get(1, ""),
         last_serial=ends.get(max_seq, ""),
-        container_count=container_count,
+        container_count=figures.container_count,
     )
 
 

@@ -30,7 +30,7 @@ from raffle.services.sale_path import (
     whole_number,
     write_sales,
 )
-from raffle.services.tickets import check_bingo_sale
+from raffle.services.sale_record import check_bingo_sale
 
 
 def _check_serial_range(first, last) -> tuple[int, int]:

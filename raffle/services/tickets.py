@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.audit import audit_record
-from licensing.models import LicenceAmendment, SalesChannel
+from licensing.models import SalesChannel
 from raffle.errors import RaffleError
 from raffle.models import Draw, DrawState, Sale, TicketRoll
 from raffle.services.pool import normalise_serial, pending_amendment
@@ -23,68 +23,7 @@ from raffle.services.sale_path import (
     void_totals,
     write_sales,
 )
-
-
-def _refuse_before_amendment(draw: Draw, pending: LicenceAmendment) -> None:
-    raise RaffleError(
-        f"Draw {draw.number} is on {timezone.localdate(draw.scheduled_at):%Y-%m-%d}, before the amendment to "
-        f"{pending.get_to_channel_display().lower()} takes effect on {pending.effective_on:%Y-%m-%d}; sell "
-        f"its tickets as {pending.get_from_channel_display().lower()}.",
-        rule="L5",
-    )
-
-
-def check_bingo_sale(draw: Draw, *, channel: str, place: str = "") -> dict:
-    """R:T12 a bingo revenue model event sells stub tickets only, inside its
-    bingo hall only. Returns what the sale's audit entry records of it."""
-    event = draw.event
-    if not event.is_bingo:
-        return {}
-    hall = event.draw_place.strip()
-    if channel != SalesChannel.PAPER_STUB:
-        raise RaffleError(
-            f"{event} is a bingo revenue model event: it sells stub tickets only, inside "
-            f"{hall}; {SalesChannel(channel).label.lower()} cannot be sold for it.",
-            rule="T12",
-        )
-    if place.strip() and " ".join(place.split()).casefold() != " ".join(hall.split()).casefold():
-        raise RaffleError(
-            f"{event} is a bingo revenue model event: its tickets are sold inside {hall} only, not at {place.strip()}.",
-            rule="T12",
-        )
-    return {"place": hall}
-
-
-def _audit_sales(*, actor, draw: Draw, sales: list[Sale], action: str, data: dict | None = None) -> None:
-    if len(sales) == 1:
-        sale = sales[0]
-        audit_record(
-            actor=actor,
-            action=action,
-            obj=sale,
-            data={
-                "draw": draw.number,
-                "channel": sale.channel,
-                "tickets": sale.ticket_count,
-                "amount": sale.amount,
-                "envelope_pick": sale.envelope_pick,
-                "device": sale.device,
-                **(data or {}),
-            },
-        )
-    else:
-        audit_record(
-            actor=actor,
-            action=action,
-            obj=draw,
-            data={
-                "draw": draw.number,
-                "sales": len(sales),
-                "tickets": sum(s.ticket_count for s in sales),
-                "amount": sum(s.amount for s in sales),
-                **(data or {}),
-            },
-        )
+from raffle.services.sale_record import audit_sales, check_bingo_sale, refuse_before_amendment
 
 
 @transaction.atomic
@@ -116,7 +55,7 @@ def ticket_sell(
     channel = pending.from_channel if pending and serials else draw.event.licence.sales_channel
     bingo = check_bingo_sale(draw, channel=channel, place=place)
     if pending and not serials:
-        _refuse_before_amendment(draw, pending)
+        refuse_before_amendment(draw, pending)
     if channel == SalesChannel.PAPER_ROLL:
         raise RaffleError(
             "Roll tickets are recorded when the seller returns the roll (the sold part of "
@@ -144,7 +83,7 @@ def ticket_sell(
     batch = prepare_sales(actor=actor, draw=draw, channel=channel, lines=[line], needs_purchaser=True)
     [serials] = write_sales(batch)
     [sale] = batch.sales
-    _audit_sales(actor=actor, draw=draw, sales=[sale], action="raffle.ticket.sell", data={"serials": serials, **bingo})
+    audit_sales(actor=actor, draw=draw, sales=[sale], action="raffle.ticket.sell", data={"serials": serials, **bingo})
     return sale
 
 
@@ -169,7 +108,7 @@ def tickets_import(*, actor, draw: Draw, device: str, lines: list[SaleLine]) -> 
     check_bingo_sale(draw, channel=channel)  # R:T12
     pending = pending_amendment(draw)
     if pending:  # R:L5 electronic sales only for draws from the effective day
-        _refuse_before_amendment(draw, pending)
+        refuse_before_amendment(draw, pending)
     if channel not in (SalesChannel.ELECTRONIC, SalesChannel.ONLINE):
         raise RaffleError("Only electronic or online sales are imported from a device.", rule="L5")
     if not device.strip():
@@ -179,7 +118,7 @@ def tickets_import(*, actor, draw: Draw, device: str, lines: list[SaleLine]) -> 
     batch = prepare_sales(actor=actor, draw=draw, channel=channel, lines=lines, needs_purchaser=True)
     write_sales(batch)
     sales = batch.sales
-    _audit_sales(actor=actor, draw=draw, sales=sales, action="raffle.ticket.import", data={"device": device})
+    audit_sales(actor=actor, draw=draw, sales=sales, action="raffle.ticket.import", data={"device": device})
     return sales
 
 

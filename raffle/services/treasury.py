@@ -11,6 +11,7 @@ from django.utils import timezone
 from core.audit import audit_record
 from core.money import ZERO, parse_amount
 from licensing.models import Deposit, PaymentMethod
+from licensing.services import deposit_record
 from raffle.errors import RaffleError
 from raffle.models import (
     ContactAttempt,
@@ -86,6 +87,38 @@ def deposit_cover_draws(*, actor, deposit: Deposit, amounts: dict) -> list[Depos
         },
     )
     return rows
+
+
+@transaction.atomic
+def deposit_record_for_draws(
+    *,
+    actor,
+    account,
+    slip_number: str,
+    deposited_on: datetime.date,
+    amount,
+    slip_scan=None,
+    amounts: dict | None = None,
+) -> Deposit:
+    """R:L12 a deposit slip and the draws whose sales it holds ({draw: amount}),
+    all or nothing: a refused allocation leaves no slip behind (neither the
+    row nor its stored scan)."""
+    deposit = deposit_record(
+        actor=actor,
+        account=account,
+        slip_number=slip_number,
+        deposited_on=deposited_on,
+        amount=amount,
+        slip_scan=slip_scan,
+    )
+    if amounts:
+        try:
+            deposit_cover_draws(actor=actor, deposit=deposit, amounts=amounts)
+        except Exception:
+            if deposit.slip_scan:  # the row rolls back with the transaction; the stored file must go too
+                deposit.slip_scan.delete(save=False)
+            raise
+    return deposit
 
 
 @transaction.atomic

@@ -18,7 +18,6 @@ from django.views.decorators.http import require_POST
 
 from core import roles
 from core.errors import DomainError
-from core.money import parse_amount, split_sales
 from raffle import selectors, services
 from raffle.errors import RaffleError
 from raffle.models import DRAW_ORDER, DRAW_STEPS, Draw, DrawState
@@ -65,8 +64,8 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
         "heading": heading,
         "button": button,
         "form": form,
-        "preview": preview,
-        "preview_jackpot": draw.event.jackpot + preview.jackpot_contribution if preview else None,
+        "preview": preview.split if preview else None,
+        "preview_jackpot": preview.jackpot_after if preview else None,
         "by_rng": variant(draw) == "rng",
         "progress": _progress(draw),
         # A screen without its own partial gets the generic one with the step form.
@@ -104,41 +103,6 @@ def _stale(request, draw: Draw, expected: str) -> None:
     )
 
 
-def _close_sales_preview(draw: Draw, cleaned: dict):
-    """The split that closing sales would fix. Sales close on the draw's valid
-    tickets; a counted amount, when typed, must match them (R:T11) and is
-    refused here already, so the confirm button never shows a total that the
-    count contradicts (the service checks both again when it closes). An
-    imported draw has no tickets: its typed total."""
-    counted = (cleaned.get("ticket_sales") or "").strip()
-    if draw.is_imported:
-        return split_sales(counted, rounding=draw.event.rounding)
-    tickets = selectors.draw_sales_reconciliation(draw)
-    if tickets.split is None:  # R:T7
-        raise RaffleError(
-            f"No valid ticket has been sold for draw {draw.number}; sales cannot close on an "
-            "empty pool. Record the night's sales first.",
-            rule="T7",
-        )
-    container = cleaned.get("container_count")
-    if container is not None and container != tickets.valid_tickets:  # R:T7 R:L13
-        raise RaffleError(
-            f"The container holds {container} tickets but {tickets.valid_tickets} valid tickets "
-            f"were sold for draw {draw.number}. Recount, or find the missing sale, before "
-            "closing.",
-            rule="L13",
-        )
-    if counted:
-        amount = parse_amount(counted, what="The counted amount")
-        if amount != tickets.sales:  # R:T11
-            raise RaffleError(
-                f"The tickets sold for draw {draw.number} add up to ${tickets.sales:,.2f}, but "
-                f"${amount:,.2f} was counted. Find the difference before closing sales.",
-                rule="T11",
-            )
-    return tickets.split
-
-
 @roles.role_required(*STAFF_WHO_RUN_DRAWS)
 def draw_night(request, draw_id: int):
     draw = get_object_or_404(selectors.draws_for_night(), pk=draw_id)
@@ -156,19 +120,24 @@ def draw_night(request, draw_id: int):
     if not form.is_valid():
         return _render(request, draw, form, status=400)
 
-    # Close sales: show the reconciled split before anything is fixed for
-    # good, and close only at the total that was shown (R:P1).
-    if draw.state == DrawState.SELLING:
+    # Close sales: show the figures closing would fix, worked out and refused
+    # by the service's own calculation, and close only at the total that was
+    # shown (R:P1): the service refuses if the sales changed since.
+    cleaned = form.cleaned_data
+    if draw.next_step.name == "close_sales":
         try:
-            preview = _close_sales_preview(draw, form.cleaned_data)
+            preview = services.close_sales_figures(
+                draw, ticket_sales=cleaned.get("ticket_sales"), container_count=cleaned.get("container_count")
+            )
         except DomainError as error:
             form.add_error(None, str(error))
             return _render(request, draw, form, status=400)
         if request.POST.get("previewed") != str(preview.sales):
             return _render(request, draw, form, preview=preview)
+        cleaned = {**cleaned, "expected_sales": preview.sales}
 
     try:
-        draw, message = perform_next_step(actor=request.user, draw=draw, cleaned=form.cleaned_data)
+        draw, message = perform_next_step(actor=request.user, draw=draw, cleaned=cleaned)
     except DomainError as error:
         now = Draw.objects.only("state", "number").get(pk=draw.pk)
         if now.state != expected:  # another laptop won the race for this step

@@ -1,0 +1,48 @@
+"""Copies of the deposit slips in the final report (R2): each slip with its
+scan inline when it is an image, so the report carries them."""
+
+import base64
+import pathlib
+from dataclasses import dataclass
+
+IMAGE_TYPES = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+}
+
+
+@dataclass
+class SlipCopy:
+    """A deposit slip for the final report: its scan inline when it is an image (R2)."""
+
+    deposit: object
+    image_uri: str = ""
+
+    @property
+    def has_scan(self) -> bool:
+        return bool(self.deposit.slip_scan)
+
+    @property
+    def draws_covered(self) -> str:
+        """The draw numbers whose sales this slip holds (L12), from the prefetched coverage."""
+        return ", ".join(str(cover.draw.number) for cover in self.deposit.coverage.all())
+
+
+def slip_copies(deposits) -> list[SlipCopy]:
+    """Each deposit slip with its scan inline when the scan is an image."""
+    copies = []
+    for deposit in deposits:
+        uri = ""
+        if deposit.slip_scan:
+            kind = IMAGE_TYPES.get(pathlib.PurePath(deposit.slip_scan.name).suffix.lower())
+            if kind:
+                try:
+                    with deposit.slip_scan.open("rb") as handle:
+                        uri = f"data:{kind};base64,{base64.b64encode(handle.read()).decode()}"
+                except OSError:
+                    uri = ""  # the file is missing from storage: the report says so
+        copies.append(SlipCopy(deposit=deposit, image_uri=uri))
+    return copies
