@@ -22,6 +22,7 @@ from licensing.models.audited_statement import (  # noqa: F401
     AUDITED_STATEMENT_DUE_DAYS,
     AuditedStatementRequest,
 )
+from licensing.models.bank import BankStatement, BankStatementLine, InterestCredit  # noqa: F401
 from licensing.models.eligibility import (  # noqa: F401
     MIN_CHARITABLE_ACTIVITY_DAYS,
     CharitablePurpose,
@@ -38,11 +39,14 @@ from licensing.models.licence import (  # noqa: F401
 from licensing.models.organisation import BonaFideMember, Organisation  # noqa: F401
 from licensing.models.safety_plan import SafetyPlan, SafetyThreshold  # noqa: F401
 from licensing.models.treasury import (  # noqa: F401
+    DEDUCTION_CATEGORIES,
     ApprovedUse,
     Deposit,
     DonatedPrize,
     Expense,
+    ExpenseCategory,
     ExpenseKind,
+    ExpenseMethod,
     IssuedReport,
     PaymentMethod,
     ReportKind,

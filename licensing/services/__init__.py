@@ -21,6 +21,7 @@ from licensing.services.audited_statements import (  # noqa: F401
     audited_statement_request_record,
 )
 from licensing.services.eligibility import eligibility_check, eligibility_record  # noqa: F401
+from licensing.services.issued_reports import report_file_intact, report_issue  # noqa: F401
 from licensing.services.licences import (  # noqa: F401
     DEFAULT_FEE_RATE_PERCENT,
     check_authority_allows,
@@ -40,8 +41,14 @@ from licensing.services.treasury import (  # noqa: F401
     donated_prize_record,
     expense_record,
     licence_fee,
-    report_file_intact,
-    report_issue,
     trust_account_open,
     trust_account_set_officers,
+)
+from licensing.services.trust_guard import TrustPosition, register_trust_position, trust_position  # noqa: F401
+from licensing.services.trust_ledger import (  # noqa: F401
+    StatementRefused,
+    bank_statement_import,
+    deduction_record,
+    interest_record,
+    statement_rows,
 )

@@ -104,12 +104,12 @@ class CardDestructionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "draw",
         "card",
         "method",
-        "destroyed_by",
-        "verified_by",
+        "destroyed_by_name",
+        "verified_by_name",
         "destroyed_at",
         "destroyer_authenticated_at",
         "verifier_authenticated_at",
     ]
     list_filter = ["method", "draw__event"]
-    list_select_related = ["draw", "destroyed_by__organisation", "verified_by__organisation"]
-    search_fields = ["card", "destroyed_by__full_name", "verified_by__full_name"]
+    list_select_related = ["draw"]
+    search_fields = ["card", "destroyed_by_name", "verified_by_name"]

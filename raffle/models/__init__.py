@@ -45,6 +45,7 @@ from raffle.models.payments import (  # noqa: F401
     UnclaimedPrize,
     add_months,
 )
+from raffle.models.publication import WinnersPublication  # noqa: F401
 from raffle.models.ticket import (  # noqa: F401
     DESTRUCTION_DELAY_DAYS,
     DrawPool,

@@ -195,6 +195,12 @@ class CardDestruction(AppendOnlyModel):
     destroyer_authenticated_at = models.DateTimeField(null=True, blank=True)
     verifier_authenticated_at = models.DateTimeField(null=True, blank=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # R:E3 the names and roles as they were when signed: renaming a member
+    # later does not rewrite the log (the foreign keys say who, these what was signed).
+    destroyed_by_name = models.CharField(max_length=150, blank=True)
+    destroyed_by_role = models.CharField(max_length=60, blank=True)
+    verified_by_name = models.CharField(max_length=150, blank=True)
+    verified_by_role = models.CharField(max_length=60, blank=True)
 
     class Meta:
         ordering = ["draw__event", "draw__number"]

@@ -139,7 +139,7 @@ class Ticket(models.Model):
     # key checks. One statement-level trigger checks each insert's tickets
     # against their sales at once (the ticket's licence and draw are its
     # sale's); sales are never deleted and a ticket's keys never change
-    # (migration 0011).
+    # (migration 0013).
     licence = models.ForeignKey(
         Licence, on_delete=models.PROTECT, related_name="+", db_index=False, db_constraint=False
     )

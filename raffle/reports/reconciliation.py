@@ -1,5 +1,10 @@
 """R:L12 each draw's ticket sales against the deposits that hold them.
 
+Each draw has one status that says what it means: `not yet due` (its deposit
+time has not run out and the sales are not all in), `deposited` (exactly its
+sales, in time), `short`, `over`, `late`, `not deposited` (nothing, and the
+time has run out), or `nothing to deposit` (no sales).
+
 Flags: `not deposited` (nothing yet), `short` (less than the sales), `over`
 (more than the sales), `late` (a deposit later than the account's allowance
 after the draw). Deposits whose parts do not add up to the slip are flagged
@@ -36,6 +41,19 @@ class DrawReconciliation:
     @property
     def ok(self) -> bool:
         return not self.flags
+
+    @property
+    def status(self) -> str:
+        """One word for the page and the reports; the worst flag when there is one."""
+        if self.flags:
+            return self.flags[0]
+        if self.sales == 0 and not self.slips:
+            return "nothing to deposit"
+        if self.draw.is_imported and not self.slips:
+            return "deposited before import"
+        if self.deposited < self.sales:  # not flagged yet: the deposit time has not run out
+            return "not yet due"
+        return "deposited"
 
 
 @dataclass
@@ -83,7 +101,7 @@ def draw_reconciliation(event: Event, *, draws=None, today: datetime.date | None
         elif not rows:
             if draw.ticket_sales > 0 and today > due_by:
                 line.flags.append("not deposited")
-        elif deposited < draw.ticket_sales:
+        elif deposited < draw.ticket_sales and today > due_by:
             line.flags.append("short")
         elif deposited > draw.ticket_sales:
             line.flags.append("over")

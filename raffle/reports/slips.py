@@ -31,18 +31,21 @@ class SlipCopy:
         return ", ".join(str(cover.draw.number) for cover in self.deposit.coverage.all())
 
 
+def image_uri(file_field) -> str:
+    """A scan as a data: URI for the PDF (no network or disk fetch from a
+    report); empty when there is none, it is not an image, or it is missing."""
+    if not file_field:
+        return ""
+    kind = IMAGE_TYPES.get(pathlib.PurePath(file_field.name).suffix.lower())
+    if not kind:
+        return ""
+    try:
+        with file_field.open("rb") as handle:
+            return f"data:{kind};base64,{base64.b64encode(handle.read()).decode()}"
+    except OSError:
+        return ""  # the file is missing from storage: the report says so
+
+
 def slip_copies(deposits) -> list[SlipCopy]:
     """Each deposit slip with its scan inline when the scan is an image."""
-    copies = []
-    for deposit in deposits:
-        uri = ""
-        if deposit.slip_scan:
-            kind = IMAGE_TYPES.get(pathlib.PurePath(deposit.slip_scan.name).suffix.lower())
-            if kind:
-                try:
-                    with deposit.slip_scan.open("rb") as handle:
-                        uri = f"data:{kind};base64,{base64.b64encode(handle.read()).decode()}"
-                except OSError:
-                    uri = ""  # the file is missing from storage: the report says so
-        copies.append(SlipCopy(deposit=deposit, image_uri=uri))
-    return copies
+    return [SlipCopy(deposit=d, image_uri=image_uri(d.slip_scan)) for d in deposits]

@@ -49,5 +49,6 @@ from raffle.services.treasury import (  # noqa: F401
     prize_log_contact_attempt,
     prize_mark_unclaimed,
     prize_payment_record,
+    winners_publication_record,
 )
 from raffle.services.winner import draw_redraw_unclaimed, winner_claim  # noqa: F401

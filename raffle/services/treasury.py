@@ -23,6 +23,7 @@ from raffle.models import (
     PrizeKind,
     PrizePayment,
     UnclaimedPrize,
+    WinnersPublication,
 )
 
 
@@ -241,3 +242,26 @@ def prize_add_to_proceeds(*, actor, prize: UnclaimedPrize, today: datetime.date 
         actor=actor, action="raffle.prize.add_to_proceeds", obj=prize, data={"amount": prize.amount, "on": today}
     )
     return prize
+
+
+@transaction.atomic
+def winners_publication_record(*, actor, draw: Draw, published_on: datetime.date, where: str) -> WinnersPublication:
+    """R:D10 the winning ticket and prize of a closed draw were published: where and when."""
+    event, draw = _closed_draw(draw)
+    where = (where or "").strip()
+    if not where:
+        raise RaffleError("Say where the winners were published (website, newspaper, board).", rule="D10")
+    if published_on < timezone.localdate(draw.scheduled_at):
+        raise RaffleError("The winners cannot be published before the draw.", rule="D10")
+    if WinnersPublication.objects.filter(draw=draw, where=where[:200], published_on=published_on).exists():
+        raise RaffleError("That publication is already recorded.")
+    publication = WinnersPublication.objects.create(
+        draw=draw, published_on=published_on, where=where[:200], recorded_by=actor
+    )
+    audit_record(
+        actor=actor,
+        action="raffle.winners.publish",
+        obj=publication,
+        data={"draw": draw.number, "published_on": published_on, "where": publication.where},
+    )
+    return publication

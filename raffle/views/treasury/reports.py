@@ -62,22 +62,6 @@ def overview(request, event_id: int):
     )
 
 
-def _report_file(event: Event, kind: str, period: int | None, file_format: str):
-    """(content, filename, fee, due_on) of a report rendered now."""
-    number = event.licence.number
-    if kind == ReportKind.FOUR_DRAW:
-        report = builders.four_draw_report(event, period)
-        content = (
-            report_render.four_draw_pdf(report)
-            if file_format == "pdf"
-            else report_render.four_draw_csv(report).encode()
-        )
-        return content, f"{number}-four-draw-{period}.{file_format}", report.fee, report.due_on
-    report = builders.final_report(event)
-    content = report_render.final_pdf(report) if file_format == "pdf" else report_render.final_csv(report).encode()
-    return content, f"{number}-final-report.{file_format}", report.fee_total, report.due_on
-
-
 def _send(content: bytes, filename: str, file_format: str) -> HttpResponse:
     if file_format == "pdf":
         return pdf_response(content, filename)
@@ -86,10 +70,24 @@ def _send(content: bytes, filename: str, file_format: str) -> HttpResponse:
 
 @role_required(*READ)
 def report_view(request, event_id: int, kind: str, file_format: str, period: int | None = None):
-    """Preview a report as it would be issued now (not stored)."""
+    """The report: once issued, the stored file as it was sent (rendered once,
+    when issued; its SHA-256 in a header); otherwise, or with ?fresh=1, a
+    preview rendered now and not stored."""
     event = event_for(event_id)
+    issued = (
+        None
+        if request.GET.get("fresh")
+        else IssuedReport.objects.filter(licence=event.licence, kind=kind, period=period, file_format=file_format)
+        .order_by("-generated_at", "-pk")
+        .first()
+    )
+    if issued is not None and licensing_services.report_file_intact(issued):
+        with issued.file.open("rb") as handle:
+            response = _send(handle.read(), issued.file.name.rsplit("/", 1)[-1], file_format)
+        response["X-Content-SHA256"] = issued.sha256
+        return response
     try:
-        content, filename, _, _ = _report_file(event, kind, period, file_format)
+        content, filename, _, _ = report_render.report_file(event, kind, period, file_format)
     except DomainError as error:
         messages.error(request, str(error))
         return redirect(reverse("treasury_overview", args=[event.pk]))
@@ -108,7 +106,7 @@ def report_issue(request, event_id: int):
         messages.error(request, "Choose the report and its format.")
         return redirect(reverse("treasury_overview", args=[event.pk]))
     try:
-        content, _, fee, due_on = _report_file(event, kind, period, file_format)
+        content, _, fee, due_on = report_render.report_file(event, kind, period, file_format)
         issued = licensing_services.report_issue(
             actor=request.user,
             licence=event.licence,

@@ -10,6 +10,7 @@ from licensing.models import (
     ApprovedUse,
     DonatedPrize,
     Expense,
+    ExpenseCategory,
 )
 from raffle.forms import treasury as tf
 from raffle.views.treasury.common import READ, WRITE, event_for, page_context, write_and_back
@@ -61,7 +62,7 @@ def use_add(request, event_id: int):
 @require_POST
 def expense_add(request, event_id: int):
     event = event_for(event_id)
-    form = tf.ExpenseForm(request.POST, licence=event.licence)
+    form = tf.ExpenseForm(request.POST, request.FILES, licence=event.licence)
     return write_and_back(
         request,
         form,
@@ -75,6 +76,8 @@ def expense_add(request, event_id: int):
             payee=d["payee"],
             description=d["description"],
             reference=d["reference"],
+            category=d["category"] or ExpenseCategory.OTHER,
+            cheque_image=d["cheque_image"],
         ),
         done="Payment recorded.",
         back=reverse("treasury_spending", args=[event.pk]),

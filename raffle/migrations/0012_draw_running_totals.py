@@ -19,7 +19,7 @@ BACKFILL = (
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("raffle", "0009_seed_letter_of_credit"),
+        ("raffle", "0011_destruction_names_no_truncate"),
     ]
 
     operations = [

@@ -66,7 +66,7 @@ def backward(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("licensing", "0004_audited_statement_requests"),
-        ("raffle", "0010_draw_running_totals"),
+        ("raffle", "0012_draw_running_totals"),
     ]
 
     operations = [
