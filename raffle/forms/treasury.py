@@ -26,7 +26,7 @@ class SigningOfficersForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["signing_officers"].queryset = BonaFideMember.objects.filter(
             organisation=licence.organisation, is_active=True
-        )
+        ).select_related("organisation")  # each choice's label names the organisation
 
 
 class TrustAccountForm(SigningOfficersForm):

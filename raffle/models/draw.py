@@ -83,6 +83,16 @@ class Draw(models.Model):
     )
     must_go_reason = models.CharField(max_length=20, choices=MustGoReason.choices, blank=True)
 
+    # Running totals of the draw's sales, kept in the same transaction as each
+    # sale, void and roll return, so a sale's checks read them in constant time
+    # (`reconcile_draw_totals` proves them against the rows). A draw's tickets
+    # are numbered densely, so the last seq taken is tickets_valid + tickets_void.
+    sales_amount = money_field(default=0, help_text="Valid sales so far (running total).")
+    sales_valid = models.PositiveIntegerField(default=0)
+    sales_void = models.PositiveIntegerField(default=0)
+    tickets_valid = models.PositiveIntegerField(default=0)
+    tickets_void = models.PositiveIntegerField(default=0)
+
     sales_opened_at = models.DateTimeField(null=True, blank=True)
     sales_closed_at = models.DateTimeField(null=True, blank=True)
     announced_at = models.DateTimeField(null=True, blank=True)
@@ -110,6 +120,7 @@ class Draw(models.Model):
                     "jackpot_before",
                     "jackpot_after",
                     "jackpot_awarded",
+                    "sales_amount",
                 )
             ],
             # R:P1 the three parts add up to the sales exactly.
@@ -149,6 +160,11 @@ class Draw(models.Model):
     @property
     def is_ace(self) -> bool:
         return self.envelope is not None and self.envelope.card == ACE_OF_SPADES and self.envelope.is_open
+
+    @property
+    def last_seq(self) -> int:
+        """The last ticket number taken in this draw (seq is dense from 1)."""
+        return self.tickets_valid + self.tickets_void
 
     @property
     def step_number(self) -> int:

@@ -106,7 +106,11 @@ class Sale(models.Model):
 
     class Meta:
         ordering = ["draw", "sold_at", "id"]
-        indexes = [models.Index(fields=["draw", "voided_at"], name="sale_draw_void")]
+        indexes = [
+            models.Index(fields=["draw", "voided_at"], name="sale_draw_void"),
+            # The sales page's latest sales of a draw, read backwards from the index.
+            models.Index(fields=["draw", "sold_at", "id"], name="sale_draw_recent"),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(units__gte=1), name="sale_units_positive"),
             models.CheckConstraint(condition=Q(ticket_count__gte=1), name="sale_ticket_count_positive"),
@@ -135,15 +139,28 @@ class Ticket(models.Model):
     densely from 1, so the winner is picked by a uniform random index on an
     index instead of sorting a million rows."""
 
-    licence = models.ForeignKey(Licence, on_delete=models.PROTECT, related_name="+", db_index=False)
-    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="tickets", db_index=False)
-    sale = models.ForeignKey(Sale, on_delete=models.PROTECT, related_name="tickets")
+    # Built for bulk (docs/architecture.md, "Ticket rows"): no per-row foreign
+    # key checks. One statement-level trigger checks each insert's tickets
+    # against their sales at once (the ticket's licence and draw are its
+    # sale's); sales are never deleted and a ticket's keys never change
+    # (migration 0013).
+    licence = models.ForeignKey(
+        Licence, on_delete=models.PROTECT, related_name="+", db_index=False, db_constraint=False
+    )
+    draw = models.ForeignKey(
+        Draw, on_delete=models.PROTECT, related_name="tickets", db_index=False, db_constraint=False
+    )
+    sale = models.ForeignKey(
+        Sale, on_delete=models.PROTECT, related_name="tickets", db_index=False, db_constraint=False
+    )
     serial = models.CharField(max_length=40)
     seq = models.PositiveIntegerField()
     is_void = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["draw_id", "seq"]  # the (draw, seq) index, not the draw model's ordering
+        # A sale's tickets in seq order, and its first and last serial, from the index.
+        indexes = [models.Index(fields=["sale", "seq"], name="ticket_sale_seq")]
         constraints = [
             # R:T3 no duplicate serial among all draws under a licence, in the database.
             # Serial first, so the index also serves the admin's search by serial.

@@ -4,12 +4,10 @@ import datetime
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Count, Q
 from django.utils import timezone
 
 from core.money import split_sales
-from raffle.models import Draw, DrawState, Ticket
-from raffle.selectors.sales import valid_sales_total
+from raffle.models import Draw, DrawState
 
 
 def draws_for_night():
@@ -32,17 +30,16 @@ class SalesReconciliation:
 
 def draw_sales_reconciliation(draw: Draw) -> SalesReconciliation:
     """R:P1 the figures the close-sales screen shows before anything is fixed:
-    the draw's valid and void tickets and the total of its valid sales (two
-    aggregate queries; the sales summed by `valid_sales_total`), the 20/30/50 split by the
+    the draw's valid and void tickets and the total of its valid sales (its
+    running totals, as `pool_fix` reads them), the 20/30/50 split by the
     event's rounding and the jackpot after."""
-    counts = Ticket.objects.filter(draw=draw).aggregate(total=Count("id"), void=Count("id", filter=Q(is_void=True)))
-    sales = valid_sales_total(draw)
-    valid = counts["total"] - counts["void"]
+    totals = Draw.objects.values("tickets_valid", "tickets_void", "sales_amount").get(pk=draw.pk)
+    valid, void, sales = totals["tickets_valid"], totals["tickets_void"], totals["sales_amount"]
     split = split_sales(sales, rounding=draw.event.rounding) if valid else None
     jackpot = draw.event.jackpot
     return SalesReconciliation(
         valid_tickets=valid,
-        void_tickets=counts["void"],
+        void_tickets=void,
         sales=sales,
         split=split,
         jackpot_before=jackpot,

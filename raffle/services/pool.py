@@ -9,7 +9,6 @@ the event and the draw already locked.
 import datetime
 import secrets
 
-from django.db.models import Max
 from django.utils import timezone
 
 from licensing.models import AmendmentStatus, LicenceAmendment, SalesChannel
@@ -79,8 +78,8 @@ def pool_fix(*, draw: Draw, figures) -> DrawPool:
     an empty pool or a container count that differs), with the sequence range
     the RNG draws from and the first and last serials (aggregates, never a
     Python loop over a million rows)."""
-    max_seq = Ticket.objects.filter(draw=draw).aggregate(m=Max("seq"))["m"]
-    ends = dict(Ticket.objects.filter(draw=draw, seq__in=[1, max_seq or 0]).values_list("seq", "serial"))
+    max_seq = draw.last_seq  # the draw's running totals: its seq is dense from 1
+    ends = dict(Ticket.objects.filter(draw=draw, seq__in=[1, max_seq]).values_list("seq", "serial"))
     return DrawPool.objects.create(
         draw=draw,
         valid_tickets=figures.valid_tickets,

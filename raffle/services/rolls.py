@@ -19,16 +19,18 @@ from raffle.models import (
     TicketRoll,
 )
 from raffle.services.pool import draw_sales_channel
-from raffle.services.sale_record import (
+from raffle.services.sale_path import (
     MAX_BATCH,
     SaleLine,
-    check_bingo_sale,
-    lock_selling_draw,
+    check_selling,
+    prepare_sales,
     price_tier,
     price_tiers,
-    record_sales,
+    selling_draw,
     whole_number,
+    write_sales,
 )
+from raffle.services.sale_record import check_bingo_sale
 
 
 def _check_serial_range(first, last) -> tuple[int, int]:
@@ -101,7 +103,7 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
     on; everything before it was sold, in the tiers counted (e.g. {1: 20, 3: 40}
     is twenty 1-for-$5 and forty 3-for-$10 sales = 140 serials). Records the
     sales and their serials in bulk (COPY on PostgreSQL)."""
-    draw = lock_selling_draw(roll.draw)
+    draw = selling_draw(roll.draw)
     roll = TicketRoll.objects.select_for_update().get(pk=roll.pk)
     if roll.is_returned:
         raise RaffleError(f"{roll} was already returned on {timezone.localtime(roll.returned_at):%Y-%m-%d %H:%M}.")
@@ -149,8 +151,9 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
     check_bingo_sale(draw, channel=SalesChannel.PAPER_ROLL)  # R:T12
     # R:T3 the roll's range was checked against every roll of the licence at issue;
     # the database constraint still guards every serial.
-    sales = (
-        record_sales(
+    sales = []
+    if lines:
+        batch = prepare_sales(
             actor=actor,
             draw=draw,
             channel=SalesChannel.PAPER_ROLL,
@@ -158,9 +161,8 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
             needs_purchaser=False,
             serials_checked=True,
         )
-        if lines
-        else []
-    )
+        write_sales(batch)
+        sales = batch.sales
     roll.first_unsold = first_unsold
     roll.returned_at = timezone.now()
     roll.save(update_fields=["first_unsold", "returned_at"])
@@ -190,6 +192,8 @@ def _book_return(*, actor, draw: Draw, roll: TicketRoll, first_unsold: int, sold
             "book only says where the unsold stubs start.",
             rule="T9",
         )
+    draw = Draw.objects.select_for_update().select_related("event").get(pk=draw.pk)
+    check_selling(draw)  # under the lock: the stubs recorded are all there are
     serials = [str(n) for n in range(roll.first_serial, first_unsold)]
     recorded = set(Ticket.objects.filter(draw=draw, serial__in=serials).values_list("serial", flat=True))
     missing = [s for s in serials if s not in recorded]

@@ -14,21 +14,16 @@ from django.utils import timezone
 from core.audit import audit_record
 from licensing.models import SalesChannel
 from raffle.errors import RaffleError
-from raffle.models import (
-    Draw,
-    DrawState,
-    Sale,
-    TicketRoll,
-)
+from raffle.models import Draw, DrawState, Sale, TicketRoll
 from raffle.services.pool import normalise_serial, pending_amendment
-from raffle.services.sale_record import (
+from raffle.services.sale_path import (
     SaleLine,
-    audit_sales,
-    check_bingo_sale,
-    lock_selling_draw,
-    record_sales,
-    refuse_before_amendment,
+    prepare_sales,
+    selling_draw,
+    void_totals,
+    write_sales,
 )
+from raffle.services.sale_record import audit_sales, check_bingo_sale, refuse_before_amendment
 
 
 @transaction.atomic
@@ -53,7 +48,7 @@ def ticket_sell(
     revenue model event sells stubs inside its hall only (`place`, when the
     seller gives it, must be that hall; T12).
     """
-    draw = lock_selling_draw(draw)
+    draw = selling_draw(draw)
     # R:L5 a draw before an approved amendment's effective day still sells on the
     # channel it replaced (stub serials typed); its electronic sales are refused.
     pending = pending_amendment(draw)
@@ -85,14 +80,10 @@ def ticket_sell(
         envelope_pick=envelope_pick,
         device=device,
     )
-    [sale] = record_sales(actor=actor, draw=draw, channel=channel, lines=[line], needs_purchaser=True)
-    audit_sales(
-        actor=actor,
-        draw=draw,
-        sales=[sale],
-        action="raffle.ticket.sell",
-        data={"serials": [t for t in sale.tickets.values_list("serial", flat=True)], **bingo},
-    )
+    batch = prepare_sales(actor=actor, draw=draw, channel=channel, lines=[line], needs_purchaser=True)
+    [serials] = write_sales(batch)
+    [sale] = batch.sales
+    audit_sales(actor=actor, draw=draw, sales=[sale], action="raffle.ticket.sell", data={"serials": serials, **bingo})
     return sale
 
 
@@ -112,7 +103,7 @@ def _check_in_issued_books(draw: Draw, serials: list[str]) -> None:
 def tickets_import(*, actor, draw: Draw, device: str, lines: list[SaleLine]) -> list[Sale]:
     """Bulk issue from an electronic sales device's export: every line is a
     sale with its purchaser and envelope pick; serials are generated."""
-    draw = lock_selling_draw(draw)
+    draw = selling_draw(draw)
     channel = draw.event.licence.sales_channel
     check_bingo_sale(draw, channel=channel)  # R:T12
     pending = pending_amendment(draw)
@@ -124,7 +115,9 @@ def tickets_import(*, actor, draw: Draw, device: str, lines: list[SaleLine]) -> 
         raise RaffleError("Name the device the sales come from.", rule="T11")
     for line in lines:
         line.device, line.serials = device, None
-    sales = record_sales(actor=actor, draw=draw, channel=channel, lines=lines, needs_purchaser=True)
+    batch = prepare_sales(actor=actor, draw=draw, channel=channel, lines=lines, needs_purchaser=True)
+    write_sales(batch)
+    sales = batch.sales
     audit_sales(actor=actor, draw=draw, sales=sales, action="raffle.ticket.import", data={"device": device})
     return sales
 
@@ -148,6 +141,7 @@ def sale_void(*, actor, sale: Sale, reason: str) -> Sale:
     sale.voided_at, sale.voided_by, sale.void_reason = timezone.now(), actor, reason[:300]
     sale.save(update_fields=["voided_at", "voided_by", "void_reason"])
     sale.tickets.update(is_void=True)
+    void_totals(draw=draw, sale=sale)
     audit_record(
         actor=actor,
         action="raffle.ticket.void",

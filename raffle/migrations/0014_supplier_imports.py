@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("licensing", "0009_electronic_supplier"),
-        ("raffle", "0011_destruction_names_no_truncate"),
+        ("raffle", "0013_ticket_rows_for_bulk"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
