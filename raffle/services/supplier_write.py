@@ -5,9 +5,11 @@ every check passed. Sale ids are taken from the table's sequence in one
 statement so the tickets can name their sale without a round trip per sale.
 """
 
+from decimal import Decimal
+
 from django.core.files.base import ContentFile
 from django.db import connection
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 
 from licensing.models import Deposit
@@ -30,6 +32,20 @@ def _clean(text: str) -> str:
 
 
 def copy_sales_and_tickets(*, actor, draw: Draw, groups) -> None:
+    _write_rows(actor=actor, draw=draw, groups=groups)
+    # The draw's running totals (issue #18) move with the imported rows; the draw is locked.
+    valid = [g for g in groups if g.status == "sold"]
+    void = [g for g in groups if g.status != "sold"]
+    Draw.objects.filter(pk=draw.pk).update(
+        sales_amount=F("sales_amount") + sum((g.amount for g in valid), Decimal(0)),
+        sales_valid=F("sales_valid") + len(valid),
+        sales_void=F("sales_void") + len(void),
+        tickets_valid=F("tickets_valid") + sum(len(g.serials) for g in valid),
+        tickets_void=F("tickets_void") + sum(len(g.serials) for g in void),
+    )
+
+
+def _write_rows(*, actor, draw: Draw, groups) -> None:
     licence_id = draw.event.licence_id
     channel = draw.event.licence.sales_channel
     seller = actor.pk if getattr(actor, "is_authenticated", False) else None
