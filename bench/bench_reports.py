@@ -51,8 +51,7 @@ def _fill():
     from licensing.services import deposit_record
     from raffle.cards import ACE_OF_SPADES, DECK
     from raffle.models import Draw, PrizeKind
-    from raffle.reports.ledger import history_import
-    from raffle.services import deposit_cover_draws, prize_payment_record
+    from raffle.services import deposit_cover_draws, history_import, prize_payment_record
     from tests.factories import LicenceFactory, event_with_draw, trust_account_for
 
     user = get_user_model().objects.create_user("bench")

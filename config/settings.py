@@ -86,14 +86,29 @@ WSGI_APPLICATION = "config.wsgi.application"
 
 # SQLite by default so `make run` needs nothing installed; PostgreSQL in
 # production and in the test suite (its constraints and locks are the real ones).
+#
+# Two database roles in production (docs/deploy.md): DATABASE_URL is the
+# runtime role the app serves with (it may insert into and read the
+# append-only tables, never change them); MIGRATION_DATABASE_URL is the owner
+# of the tables, used only by the commands that change the schema or grant
+# privileges (manage.py sets DJANGO_DATABASE_AS=owner for those).
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
+if env("DJANGO_DATABASE_AS", default="runtime") == "owner" and env("MIGRATION_DATABASE_URL", default=""):
+    DATABASES["default"] = env.db("MIGRATION_DATABASE_URL")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The audit trail's entries are chained with HMAC-SHA-256 under this key, so
+# whoever can write to the database cannot recompute the chain without it. It
+# lives only in the environment (or a secrets manager), never in the database.
+# Required in production (a deploy check and the first audited write say so);
+# the demo (DEBUG) uses a fixed key that protects nothing.
+AUDIT_CHAIN_KEY = env("AUDIT_CHAIN_KEY", default="demo-only-audit-chain-key-protects-nothing" if DEBUG else "")
 
 # Objects CPython's youngest GC generation may hold before a collection; see
 # core/runtime.py (applied by config/wsgi.py) and docs/benchmarks.md.
@@ -267,3 +282,7 @@ LOGGING = {
         "axes": {"level": "WARNING"},
     },
 }
+
+# Mappings of registered suppliers' own export formats to the generic import
+# format (docs/suppliers.md): one JSON file per supplier.
+SUPPLIER_MAPPINGS_DIR = env.path("SUPPLIER_MAPPINGS_DIR", default=BASE_DIR / "suppliers")

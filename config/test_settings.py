@@ -7,6 +7,7 @@ import os
 os.environ.setdefault("DJANGO_DEBUG", "false")
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key-with-enough-length-and-entropy-0123")
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+os.environ.setdefault("AUDIT_CHAIN_KEY", "test-only-audit-chain-key-0123456789abcdef")
 
 from config.settings import *  # noqa: E402,F403
 from config.settings import BASE_DIR, DATABASES, TEMPLATES, env  # noqa: E402

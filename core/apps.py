@@ -20,7 +20,8 @@ class CoreConfig(AppConfig):
     verbose_name = "Audit trail and shared rules"
 
     def ready(self):
-        from core import signals
+        from core import checks, signals, signals_accounts  # noqa: F401 (checks register themselves)
 
         post_migrate.connect(sync_role_groups_quietly, dispatch_uid="core.sync_role_groups")
         signals.connect()
+        signals_accounts.connect()

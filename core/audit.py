@@ -1,63 +1,47 @@
-"""Writing and verifying the audit trail (see core.models.AuditEntry)."""
+"""Writing the audit trail and reading its anchors (see core.models.AuditEntry).
 
-import hashlib
-import json
+`audit_record` appends one entry to the chain of the organisation the object
+belongs to (core.audit_chain). `chain_head` is the anchor printed on issued
+reports and on the auditor's page: the newest entry's number and hash, which
+`verify_audit --anchor N:HASH` checks later. Verification is in
+core.audit_verify (re-exported here).
+"""
+
+import re
 from dataclasses import dataclass
 
-from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
+from core.audit_chain import GENESIS_HASH, SYSTEM_CHAIN, canonical, chain_of, entry_mac, lock_chain
+from core.audit_verify import ChainReport, audit_verify, verify_anchor, verify_incremental
 from core.models import AuditEntry
 
-GENESIS_HASH = "0" * 64
-# Any constant shared by every writer: it serialises appends so the chain has
-# exactly one successor per entry.
-_ADVISORY_LOCK_KEY = 0x43_41_54_41  # "CATA"
+__all__ = [
+    "GENESIS_HASH",
+    "SYSTEM_CHAIN",
+    "Anchor",
+    "anchors_in_file",
+    "ChainReport",
+    "audit_record",
+    "audit_verify",
+    "chain_head",
+    "parse_anchors",
+    "verify_anchor",
+    "verify_incremental",
+]
 
 
-def _canonical(value) -> object:
-    """What the database will give back: JSON types only, Decimals as text."""
-    return json.loads(json.dumps(value, cls=DjangoJSONEncoder))
-
-
-def _entry_hash(*, prev_hash, at, actor_id, actor_label, action, object_type, object_id, object_repr, data) -> str:
-    payload = json.dumps(
-        {
-            "prev": prev_hash,
-            "at": at.isoformat(),
-            "actor": actor_id,
-            "actor_label": actor_label,
-            "action": action,
-            "object_type": object_type,
-            "object_id": object_id,
-            "object_repr": object_repr,
-            "data": data,
-        },
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=False,
-    )
-    return hashlib.sha256(payload.encode()).hexdigest()
-
-
-def _lock_chain() -> None:
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_ADVISORY_LOCK_KEY])
-    # SQLite (the demo database) serialises writers itself.
-
-
-def audit_record(*, actor, action: str, obj=None, data: dict | None = None) -> AuditEntry:
-    """Append one entry. Call it inside the service's transaction, last, so the
-    chain lock is held only until that transaction commits."""
+def audit_record(*, actor, action: str, obj=None, data: dict | None = None, organisation=None) -> AuditEntry:
+    """Append one entry. Call it inside the service's transaction, LAST: the
+    chain's lock is taken here and held until that transaction commits, so
+    only the append itself is serialised, and only within one organisation."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit_record must run inside the service's transaction")
-    _lock_chain()
-    last = AuditEntry.objects.order_by("-id").only("hash").first()
-    prev_hash = last.hash if last else GENESIS_HASH
+    chain = chain_of(obj, organisation)
     actor_id = actor.pk if actor is not None and actor.is_authenticated else None
     fields = {
+        "chain": chain,
         "at": timezone.now(),
         "actor_id": actor_id,
         "actor_label": actor.get_username() if actor_id else "system",
@@ -65,47 +49,63 @@ def audit_record(*, actor, action: str, obj=None, data: dict | None = None) -> A
         "object_type": obj._meta.label_lower if obj is not None else "",
         "object_id": str(obj.pk) if obj is not None else "",
         "object_repr": str(obj)[:200] if obj is not None else "",
-        "data": _canonical(data or {}),
+        "data": canonical(data or {}),
     }
-    entry_hash = _entry_hash(prev_hash=prev_hash, **fields)
-    return AuditEntry.objects.create(prev_hash=prev_hash, hash=entry_hash, **fields)
+    lock_chain(chain)
+    last = AuditEntry.objects.filter(chain=chain).order_by("-seq").values_list("seq", "hash").first()
+    seq, prev_hash = (last[0] + 1, last[1]) if last else (1, GENESIS_HASH)
+    entry_hash = entry_mac(seq=seq, prev_hash=prev_hash, **fields)
+    return AuditEntry.objects.create(seq=seq, prev_hash=prev_hash, hash=entry_hash, **fields)
 
 
 @dataclass(frozen=True)
-class ChainReport:
-    intact: bool
-    entries: int
-    first_bad_id: int | None = None
-    reason: str = ""
+class Anchor:
+    """A chain's newest entry: written down by an auditor, printed on reports."""
+
+    entry_id: int
+    hash: str
+    chain: int = SYSTEM_CHAIN
+    seq: int = 0
 
     def __str__(self) -> str:
-        if self.intact:
-            return f"intact, {self.entries} entries"
-        return f"BROKEN at entry #{self.first_bad_id}: {self.reason}"
+        return f"{self.entry_id}:{self.hash}"
 
 
-def audit_verify(*, chunk_size: int = 5000) -> ChainReport:
-    """Recompute every hash in order; report the first entry that does not match."""
-    prev_hash = GENESIS_HASH
-    count = 0
-    for entry in AuditEntry.objects.order_by("id").iterator(chunk_size=chunk_size):
-        if entry.prev_hash != prev_hash:
-            return ChainReport(
-                False, count, entry.pk, "it does not follow the entry before it (an entry was removed or inserted)"
-            )
-        expected = _entry_hash(
-            prev_hash=entry.prev_hash,
-            at=entry.at,
-            actor_id=entry.actor_id,
-            actor_label=entry.actor_label,
-            action=entry.action,
-            object_type=entry.object_type,
-            object_id=entry.object_id,
-            object_repr=entry.object_repr,
-            data=entry.data,
-        )
-        if expected != entry.hash:
-            return ChainReport(False, count, entry.pk, "its content was changed after it was written")
-        prev_hash = entry.hash
-        count += 1
-    return ChainReport(True, count)
+def chain_head(organisation=None) -> Anchor | None:
+    """The anchor of an organisation's chain (an instance or an id; None for
+    the system chain): None while the chain is empty."""
+    chain = int(getattr(organisation, "pk", organisation) or SYSTEM_CHAIN)
+    row = AuditEntry.objects.filter(chain=chain).order_by("-seq").values_list("id", "hash", "seq").first()
+    return Anchor(entry_id=row[0], hash=row[1], chain=chain, seq=row[2]) if row else None
+
+
+# How an anchor is printed on a report ("Audit anchor 1234:<64 hex>"); a PDF's
+# extracted text may break the hash across lines, so whitespace is allowed.
+ANCHOR_PATTERN = re.compile(r"Audit anchor\s+(\d+)\s*:\s*((?:[0-9a-f]\s*){64})")
+
+
+def parse_anchors(text: str) -> list[tuple[int, str]]:
+    """Every anchor printed in a report's text."""
+    return [(int(m.group(1)), re.sub(r"\s+", "", m.group(2))) for m in ANCHOR_PATTERN.finditer(text)]
+
+
+def anchors_in_file(content: bytes, file_format: str) -> list[tuple[int, str]]:
+    """The anchors printed in an issued report's file (PDF text or CSV)."""
+    if file_format == "pdf":
+        from pypdf.errors import PyPdfError
+
+        from core.pdf import pdf_text
+
+        try:
+            text = pdf_text(content)
+        except (PyPdfError, ValueError):
+            return []  # not a PDF this application could read: it prints no anchor it can check
+    else:
+        text = content.decode("utf-8", errors="replace")
+    return parse_anchors(text)
+
+
+def anchor_text(organisation=None) -> str:
+    """The line a report prints: `Audit anchor N:HASH`, read back by `parse_anchors`."""
+    anchor = chain_head(organisation)
+    return f"Audit anchor {anchor}" if anchor else "Audit anchor: none yet (the audit trail has no entry)"

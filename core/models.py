@@ -1,9 +1,12 @@
 """The audit trail: one append-only, hash-chained log of business events.
 
 Every service appends an entry in the same transaction as the change it
-records. PostgreSQL refuses UPDATE and DELETE on the table (a trigger, see
-migration 0002), and each entry's hash covers the previous entry's hash, so a
-row altered behind the application's back breaks the chain and
+records. PostgreSQL refuses UPDATE, DELETE and TRUNCATE on the table
+(triggers, see core.append_only) and the runtime database role holds no
+privilege to do them (`manage.py grant_runtime_role`). Each entry's hash is an
+HMAC-SHA-256, under a key kept outside the database, over the entry and the
+previous entry's hash in its chain (one chain per organisation), so a row
+altered behind the application's back breaks the chain and
 `manage.py verify_audit` names it.
 """
 
@@ -38,6 +41,8 @@ class AppendOnlyModel(models.Model):
 
 
 class AuditEntry(AppendOnlyModel):
+    chain = models.PositiveBigIntegerField(default=0, help_text="The organisation's id; 0 for the system chain.")
+    seq = models.PositiveBigIntegerField(help_text="Position in its chain, from 1.")
     at = models.DateTimeField(db_index=True)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -60,6 +65,27 @@ class AuditEntry(AppendOnlyModel):
         ordering = ["id"]
         verbose_name_plural = "audit entries"
         indexes = [models.Index(fields=["object_type", "object_id"])]
+        constraints = [
+            # One successor per entry: two appends can never both take a position.
+            models.UniqueConstraint(fields=["chain", "seq"], name="audit_one_entry_per_chain_position"),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.action} {self.object_repr}"
+
+
+class AuditCheckpoint(models.Model):
+    """The last entry of a chain verified so far, so a page verifies only what
+    was appended since. Its MAC (same key as the chain) means a forged
+    checkpoint is refused; an old genuine one only makes the next check longer."""
+
+    chain = models.PositiveBigIntegerField(unique=True)
+    seq = models.PositiveBigIntegerField()
+    entry_id = models.BigIntegerField()
+    hash = models.CharField(max_length=64)
+    verified_at = models.DateTimeField()
+    full_verified_at = models.DateTimeField(null=True, blank=True, help_text="Last check from the first entry.")
+    mac = models.CharField(max_length=64)
+
+    def __str__(self) -> str:
+        return f"chain {self.chain} verified to #{self.entry_id}"

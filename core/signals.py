@@ -146,8 +146,7 @@ def on_user_post_save(sender, instance, created, update_fields=None, **kwargs):
     before = getattr(instance, "_audit_flags", None)
     now = {flag: getattr(instance, flag) for flag in _FLAGS}
     if created:
-        if instance.is_staff or instance.is_superuser:
-            _record(actor=current_actor.get(), action="core.user.create", obj=instance, data=now)
+        _record(actor=current_actor.get(), action="core.user.create", obj=instance, data=now)
         return
     if before is None:
         return

@@ -23,6 +23,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from core.audit import audit_record
 from core.roles import ADMINISTRATOR, user_roles
+from core.signals_accounts import enrolment_recorded_by_caller
 
 # Pages a signed-in user may open before entering a code.
 EXEMPT_URL_NAMES = {
@@ -129,7 +130,7 @@ def two_factor_confirm(*, actor, device: TOTPDevice, token: str) -> bool:
     still counts the failure, so it is not wrapped in the audit transaction."""
     if device.user_id != actor.pk or device.confirmed or not device.verify_token(token):
         return False
-    with transaction.atomic():
+    with transaction.atomic(), enrolment_recorded_by_caller():
         device = TOTPDevice.objects.select_for_update().get(pk=device.pk)
         device.confirmed = True
         device.save(update_fields=["confirmed"])

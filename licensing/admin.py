@@ -14,7 +14,8 @@ from licensing.models import (
     Organisation,
     PlannedDraw,
 )
-from licensing.services import eligibility_check, licence_cancel, licence_create
+from licensing.services import eligibility_check, licence_cancel, licence_create, licence_record_supplier
+from licensing.services.suppliers import SUPPLIER_FIELDS
 
 
 class LicenceAdminForm(forms.ModelForm):
@@ -71,13 +72,23 @@ class LicenceAdmin(NoDeleteMixin, admin.ModelAdmin):
     def get_readonly_fields(self, request, obj=None):
         if obj is None:
             return ["status", "concluded_at", "created_at"]
-        # Figures and dates of a granted licence change only by amendment.
-        return [f.name for f in Licence._meta.fields if f.name != "id"]
+        # Figures and dates of a granted licence change only by amendment; the
+        # electronic raffle supplier and its approval are recorded by their service (D5).
+        return [f.name for f in Licence._meta.fields if f.name not in ("id", *SUPPLIER_FIELDS)]
 
     def save_model(self, request, obj, form, change):
-        if change:
-            return
         data = form.cleaned_data
+        if change:
+            if any(name in form.changed_data for name in SUPPLIER_FIELDS):
+                run_service(
+                    self,
+                    request,
+                    licence_record_supplier,
+                    licence=obj,
+                    success=f"Electronic raffle supplier of licence {obj.number} recorded.",
+                    **{n: data[n] for n in SUPPLIER_FIELDS},
+                )
+            return
         licence = licence_create(
             actor=request.user,
             organisation=data["organisation"],
@@ -90,6 +101,15 @@ class LicenceAdmin(NoDeleteMixin, admin.ModelAdmin):
             issued_on=data["issued_on"],
             expires_on=data["expires_on"],
         )
+        if data.get("supplier_name"):
+            run_service(
+                self,
+                request,
+                licence_record_supplier,
+                licence=licence,
+                success=f"Electronic raffle supplier of licence {licence.number} recorded.",
+                **{n: data[n] for n in SUPPLIER_FIELDS},
+            )
         obj.pk = licence.pk
 
     @admin.action(description="Cancel the selected licences", permissions=["change"])
@@ -149,8 +169,8 @@ class ApplicationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 @admin.register(LicenceAmendment)
 class LicenceAmendmentAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["licence", "from_channel", "to_channel", "notice_given_on", "effective_on", "status", "approved_on"]
-    list_filter = ["status"]
+    list_display = ["licence", "kind", "new_value", "notice_given_on", "effective_on", "status", "approved_on"]
+    list_filter = ["status", "kind"]
     search_fields = ["licence__number"]
 
 

@@ -3,8 +3,10 @@
 import datetime
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from licensing.models import (
+    AmendmentKind,
     ApplicantKind,
     AuthorityKind,
     CharitablePurpose,
@@ -52,47 +54,104 @@ class ApplicationForm(forms.Form):
     prize_board = forms.CharField(max_length=20, label="Prize board ($)", help_text="e.g. 50000")
 
 
+def parse_schedule_lines(text: str) -> list[tuple[datetime.date, str]]:
+    """One draw per line: `2027-02-04, 1500` (date, maximum sales)."""
+    draws = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            day, amount = (part.strip() for part in line.split(",", 1))
+            draws.append((datetime.date.fromisoformat(day), amount))
+        except ValueError:
+            raise forms.ValidationError(
+                f"Line {number} should look like 2027-02-04, 1500 (date, maximum sales)."
+            ) from None
+    return draws
+
+
+SCHEDULE_HELP = _(
+    "One draw per line: the date (YYYY-MM-DD), a comma, the most you expect to sell, e.g. 2027-02-04, 1500"
+)
+
+
 class ScheduleForm(forms.Form):
     lines = forms.CharField(
-        label="Draw schedule and sales plan",
-        widget=forms.Textarea(attrs={"rows": 10}),
-        help_text="One draw per line: the date (YYYY-MM-DD), a comma, the most you expect to sell, "
-        "e.g. 2027-02-04, 1500",
+        label=_("Draw schedule and sales plan"), widget=forms.Textarea(attrs={"rows": 10}), help_text=SCHEDULE_HELP
     )
 
     def clean_lines(self):
-        draws = []
-        for number, line in enumerate(self.cleaned_data["lines"].splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                day, amount = (part.strip() for part in line.split(",", 1))
-                draws.append((datetime.date.fromisoformat(day), amount))
-            except ValueError:
-                raise forms.ValidationError(
-                    f"Line {number} should look like 2027-02-04, 1500 (date, maximum sales)."
-                ) from None
-        return draws
+        return parse_schedule_lines(self.cleaned_data["lines"])
 
 
 class DocumentForm(forms.Form):
-    kind = forms.ChoiceField(choices=DocumentKind.choices, label="Document")
-    file = forms.FileField(label="File", required=False)
-    note = forms.CharField(label="Or: where the signed original is kept", max_length=300, required=False)
+    kind = forms.ChoiceField(choices=DocumentKind.choices, label=_("Document"))
+    file = forms.FileField(label=_("File"), required=False)
+    note = forms.CharField(
+        label=_("Or: the reason there is no file"),
+        max_length=300,
+        required=False,
+        help_text=_("e.g. not registered with the CRA; signed original in the binder, tab 3"),
+    )
+
+    def __init__(self, *args, application=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if application is not None:  # R:L7 only this application's checklist
+            labels = dict(DocumentKind.choices)
+            self.fields["kind"].choices = [(kind, labels[kind]) for kind in application.required_documents()]
+
+
+class SignerForm(forms.Form):
+    name = forms.CharField(label=_("Signer's name"), max_length=150)
+    title = forms.CharField(label=_("Title"), max_length=150, help_text=_("e.g. President, Treasurer"))
 
 
 class AmendmentForm(forms.Form):
+    kind = forms.ChoiceField(choices=AmendmentKind.choices, label=_("What changes"), initial=AmendmentKind.CHANNEL)
     to_channel = forms.ChoiceField(
-        choices=SalesChannel.choices, label="New sales channel", initial=SalesChannel.ELECTRONIC
+        choices=[("", "-"), *SalesChannel.choices], label=_("New sales channel"), required=False
     )
-    notice_given_on = forms.DateField(label="Written notice given to the AGCO on", widget=DATE)
+    new_prize_board = forms.CharField(max_length=20, label=_("New prize board ($)"), required=False)
+    schedule = forms.CharField(
+        label=_("New draw schedule and sales plan"),
+        widget=forms.Textarea(attrs={"rows": 6}),
+        required=False,
+        help_text=SCHEDULE_HELP,
+    )
+    new_expires_on = forms.DateField(label=_("New expiry date"), widget=DATE, required=False)
+    new_draw_place = forms.CharField(max_length=200, label=_("New draw place"), required=False)
+    notice_given_on = forms.DateField(label=_("Written request sent to the licensing authority on"), widget=DATE)
     effective_on = forms.DateField(
-        label="New channel from", widget=DATE, help_text="At least two weeks after the notice; later draws only."
+        label=_("New figure from"),
+        widget=DATE,
+        help_text=_("Later draws only; the AGCO needs at least two weeks' written notice."),
     )
+    signed_by = forms.CharField(
+        label=_("Signed by"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("The Licence Application signers, one name per line."),
+    )
+    letterhead = forms.FileField(label=_("The signed request on letterhead"), required=False)
+    letterhead_note = forms.CharField(label=_("Or: where the signed letter is kept"), max_length=300, required=False)
+
+    def clean_schedule(self):
+        return parse_schedule_lines(self.cleaned_data["schedule"])
+
+    def clean_signed_by(self):
+        return [name.strip() for name in self.cleaned_data["signed_by"].splitlines() if name.strip()]
 
 
 class ApprovalForm(forms.Form):
-    approved_on = forms.DateField(label="Approved by the AGCO on", widget=DATE)
+    approved_on = forms.DateField(label=_("Approved by the licensing authority on"), widget=DATE)
+    reference = forms.CharField(label=_("Approval reference"), max_length=100, required=False)
 
 
-__all__ = ["EligibilityForm", "ApplicationForm", "ScheduleForm", "DocumentForm", "AmendmentForm", "ApprovalForm"]
+__all__ = [
+    "EligibilityForm",
+    "ApplicationForm",
+    "ScheduleForm",
+    "DocumentForm",
+    "SignerForm",
+    "AmendmentForm",
+    "ApprovalForm",
+]

@@ -3,6 +3,7 @@
 from django.utils import timezone
 
 from licensing.models import Application, Eligibility, Licence
+from licensing.outstanding import outstanding_reports
 from licensing.services.applications import application_checklist, application_problems, plan_totals
 
 
@@ -25,6 +26,10 @@ def application_summary(application: Application, *, today=None) -> dict:
         "planned_sales": sum((r["max_sales"] for r in rows), 0),
         "planned_prizes": rows[-1]["cumulative_prizes"] if rows else 0,
         "checklist": application_checklist(application),
+        "outstanding": [
+            {"report": report, "overdue": report.is_overdue(today)}
+            for report in outstanding_reports(application.organisation)
+        ],
         "problems": application_problems(application, today=today) if application.status == "draft" else [],
         "earliest_start": application.earliest_start(today),
         "today": today,

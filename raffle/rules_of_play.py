@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from core.money import DRAW_PRIZE_PERCENT, JACKPOT_PERCENT, LICENSEE_PERCENT, Rounding, format_money
 from licensing.models import SalesChannel
+from licensing.terms import licence_terms_on
 from raffle.models import DeckKind, EnvelopeTakenProcedure, Event, MustGoPayout
 
 HELPLINE = "ConnexOntario 1-866-531-2600"  # R:T10
@@ -24,13 +25,15 @@ class Section:
 
 
 def draw_schedule(event: Event) -> list[datetime.datetime]:
+    # An approved amendment of the licence's dates holds from its effective date (L5).
+    expires_on = licence_terms_on(event.licence, timezone.localdate()).expires_on
     """Every draw the event may hold before its licence expires, from the first."""
     first = timezone.localtime(event.first_draw_at)
     dates = []
     for number in range(SCHEDULE_LIMIT):
         # Same local time every draw, across daylight-saving changes.
         day = first.date() + datetime.timedelta(days=event.draw_interval_days * number)
-        if day > event.licence.expires_on:
+        if day > expires_on:
             break
         dates.append(timezone.make_aware(datetime.datetime.combine(day, first.time().replace(tzinfo=None))))
     return dates
@@ -41,8 +44,60 @@ def _when(at: datetime.datetime) -> str:
     return f"{local:%A %B} {local.day}, {local.year} at {local:%H:%M}"
 
 
+def purchase_limits_text(event: Event) -> list[str]:
+    """Who may buy, and how many: checked at every sale and import."""
+    text = [
+        f"Members of {event.licence.organisation.name}'s board, the volunteers who run the draws, the staff of "
+        "the electronic raffle supplier, and the members of their households may not buy tickets."
+    ]
+    if event.max_tickets_per_person:
+        text.append(
+            f"One person (the same name and phone or e-mail) may buy at most {event.max_tickets_per_person} "
+            "tickets for a draw, on every sales channel together."
+        )
+    return text
+
+
+def electronic_system_text(licence, *, paper_deck: bool) -> list[str]:
+    """R:D5 R:E4 who runs the electronic sales and draws: the AGCO-registered
+    supplier's system, named with its registration; this software's own RNG
+    and electronic deck only under the approval the licence records."""
+    if licence.supplier_recorded:
+        supplier = (
+            f"Electronic tickets are sold and the winning tickets drawn on {licence.supplier_system_name} "
+            f"version {licence.supplier_system_version}, the electronic raffle system of "
+            f"{licence.supplier_name}, a gaming supplier registered with the AGCO (registration "
+            f"{licence.supplier_registration_number}), following that system's draw process."
+        )
+    else:
+        supplier = (
+            "NOT YET STATED: the AGCO-registered supplier of the electronic raffle system and its registration "
+            "number. Record them on the licence before the first sale."
+        )
+    if licence.has_system_approval:
+        draw = (
+            f"Under approval {licence.system_approval_reference} of "
+            f"{licence.system_approval_on:%B %-d, %Y}, the winning ticket is drawn among the draw's valid "
+            "tickets with a cryptographic random number generator, and every draw's inputs and outcome are logged."
+        )
+    else:
+        draw = (
+            "The winning ticket is the one that system draws with its cryptographic random number generator; "
+            f"{licence.organisation.name} records the system's result and its reference for every draw."
+        )
+    text = [supplier, draw]
+    if not paper_deck and licence.has_system_approval:  # R:E4
+        text.append(
+            "The deck is electronic: the 52 cards were shuffled and a commitment to every envelope published "
+            "before the first sale, so anyone can check that no card was moved."
+        )
+    return text
+
+
 def rules_of_play(event: Event) -> dict:
     licence = event.licence
+    terms = licence_terms_on(licence, timezone.localdate())  # approved amendments from their effective dates
+    draw_place = terms.draw_place or event.draw_place
     organisation = licence.organisation
     registration = (
         f", charitable registration {organisation.charity_registration_number}"
@@ -62,8 +117,8 @@ def rules_of_play(event: Event) -> dict:
                 f"This Catch the Ace lottery is conducted and managed by {organisation.name}"
                 f"{registration}"
                 f", under lottery licence {licence.number} issued by {licence.authority_name}. "
-                f"The licence is in force until {licence.expires_on:%B %-d, %Y}; the prize board is "
-                f"{format_money(licence.prize_board)}.",
+                f"The licence is in force until {terms.expires_on:%B %-d, %Y}; the prize board is "
+                f"{format_money(terms.prize_board)}.",
                 "Players must be 18 years of age or older.",
             ],
         )
@@ -74,7 +129,7 @@ def rules_of_play(event: Event) -> dict:
     ticket_text = [f"Tickets are sold as {channel}. Prices:"]
     if event.is_bingo:  # R:T12
         ticket_text = [
-            f"This is a bingo revenue model event: stub tickets only, sold only inside {event.draw_place}. Prices:"
+            f"This is a bingo revenue model event: stub tickets only, sold only inside {draw_place}. Prices:"
         ]
     sections.append(
         Section(
@@ -83,7 +138,8 @@ def rules_of_play(event: Event) -> dict:
             ticket_items
             + [
                 "A ticket is eligible only for the draw it was bought for; tickets do not carry over to later draws.",
-            ],
+            ]
+            + purchase_limits_text(event),
         )
     )
 
@@ -92,7 +148,7 @@ def rules_of_play(event: Event) -> dict:
             "The draws",
             [
                 f"Draws are held every {event.draw_interval_days} day{'s' if event.draw_interval_days > 1 else ''}"
-                f"{f' at {event.draw_place}' if event.draw_place else ''}, starting {_when(event.first_draw_at)}. "
+                f"{f' at {draw_place}' if draw_place else ''}, starting {_when(event.first_draw_at)}. "
                 "Ticket sales for a draw close before that draw. The ticket sales, the draw prize and the "
                 "progressive jackpot are announced immediately before each draw. The winner need not be present.",
                 "The draw schedule (until the ace is found or the licence expires):",
@@ -165,11 +221,12 @@ def rules_of_play(event: Event) -> dict:
         )
     else:
         recording = (
-            "Winning tickets are drawn by the registered gaming system's cryptographic random "
-            "number generator; every draw's inputs and outcome are logged. The draw is video "
-            "recorded and the recording kept at least 30 days."
+            "The winning ticket's number, the envelope and the card of every draw are logged. The draw is "
+            "video recorded and the recording kept at least 30 days."
         )
     sections.append(Section("Draws are recorded", [recording]))
+    if licence.sales_channel not in SalesChannel.paper() or not paper:
+        sections.append(Section("The electronic raffle system", electronic_system_text(licence, paper_deck=paper)))
 
     payout = event.must_go_payout
     exit_text = [

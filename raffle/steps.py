@@ -1,41 +1,44 @@
-"""Which service runs the next step of a draw, given the draw's state and the
-parsed form. Shared by the admin's draw page and the staff pages, so both
-perform a step exactly the same way."""
+"""The draw's next step as the staff wizard and the admin's step page perform
+it, read from the one step table (`raffle.models.draw_steps.DRAW_STEPS`):
+which form it asks for, which service it runs, what it says when done. Both
+pages go through here, so they perform a step exactly the same way."""
 
 from licensing.models import BonaFideMember
-from raffle import services
-from raffle.forms import (
-    STEP_FORMS,
-    ConfirmForm,
-    DestructionForm,
-    ImportedCloseSalesForm,
-    PaperCloseSalesForm,
-    PaperMustGoRedrawForm,
-    PaperWinningTicketForm,
-    RngMustGoRedrawForm,
-    RngWinningTicketForm,
-    WinningTicketForm,
-)
-from raffle.models import Draw, DrawState
-from raffle.services.pool import draws_by_rng
+from raffle import forms, services
+from raffle.forms import DestructionForm, PaperWinningTicketForm
+from raffle.models import Draw, Step
+from raffle.services.pool import draws_by_rng, draws_by_supplier
+
+
+def variant(draw: Draw) -> str:
+    """How the draw's winner is drawn: "imported" (another system's records),
+    "rng" (electronic and online sales drawn by this software under the
+    licence's approval, D5), "supplier" (electronic and online sales drawn by
+    the registered supplier's system, D5) or "paper" (from a container, D3)."""
+    if draw.is_imported:
+        return "imported"
+    if draws_by_supplier(draw):
+        return "supplier"
+    return "rng" if draws_by_rng(draw) else "paper"
+
+
+def for_draw(draw: Draw, choice):
+    """A table cell that may differ by variant: the one for this draw (a
+    variant the cell does not name falls back to how the draw is drawn)."""
+    if not isinstance(choice, dict):
+        return choice
+    kind = variant(draw)
+    return choice[kind] if kind in choice else choice["rng" if draws_by_rng(draw) else "paper"]
+
+
+def step_service(step: Step):
+    return getattr(services, step.service)
 
 
 def step_form_class(draw: Draw):
-    if draw.state == DrawState.CARD_REVEALED:
-        if draw.is_ace:
-            return ConfirmForm
-        if not draw.must_go:
-            return DestructionForm
-        return RngMustGoRedrawForm if draws_by_rng(draw) else PaperMustGoRedrawForm  # R:P7
-    if draw.state == DrawState.SELLING:
-        if draw.is_imported:
-            return ImportedCloseSalesForm
-        return STEP_FORMS[draw.state] if draws_by_rng(draw) else PaperCloseSalesForm
-    if draw.state == DrawState.ANNOUNCED:
-        if draw.is_imported:
-            return WinningTicketForm
-        return RngWinningTicketForm if draws_by_rng(draw) else PaperWinningTicketForm
-    return STEP_FORMS.get(draw.state)
+    step = draw.next_step
+    name = for_draw(draw, step.form) if step is not None else None
+    return getattr(forms, name) if name else None
 
 
 def step_form(draw: Draw, data=None):
@@ -46,6 +49,22 @@ def step_form(draw: Draw, data=None):
         members = BonaFideMember.objects.filter(organisation_id=draw.event.licence.organisation_id, is_active=True)
         return form_class(data, members=members)
     return form_class(data)
+
+
+def perform_step(step: Step, *, actor, draw: Draw, cleaned: dict) -> Draw:
+    """Run the step's service with the form fields it takes (a field left
+    empty is not passed: the service's default applies)."""
+    values = {name: cleaned[name] for name in step.fields if cleaned.get(name) not in (None, "")}
+    return step_service(step)(actor=actor, draw=draw, **values)
+
+
+def perform_next_step(*, actor, draw: Draw, cleaned: dict) -> tuple[Draw, str]:
+    """Run the service for the draw's next step; return the draw and what happened."""
+    step = draw.next_step
+    if step is None or step.to is None:
+        return draw, "This draw is closed."
+    draw = perform_step(step, actor=actor, draw=draw, cleaned=cleaned)
+    return draw, step.done(draw)
 
 
 def unclaimed_redraw_form(draw: Draw, data=None) -> PaperWinningTicketForm | None:
@@ -66,70 +85,3 @@ def perform_unclaimed_redraw(*, actor, draw: Draw, cleaned: dict, expected_seria
         f"Draw {draw.number}: ticket {selection.ticket.serial} is drawn in place of the unclaimed one; "
         "the re-draw is logged."
     )
-
-
-def perform_next_step(*, actor, draw: Draw, cleaned: dict) -> tuple[Draw, str]:
-    """Run the service for the draw's next step; return the draw and what happened."""
-    state = draw.state
-    if state == DrawState.SCHEDULED:
-        draw = services.draw_open_sales(actor=actor, draw=draw)
-        return draw, f"Ticket sales are open for draw {draw.number}."
-    if state == DrawState.SELLING:
-        draw = services.draw_close_sales(
-            actor=actor,
-            draw=draw,
-            ticket_sales=cleaned.get("ticket_sales") or None,
-            container_count=cleaned.get("container_count"),
-        )
-        return draw, f"Sales closed at ${draw.ticket_sales:,.2f}."
-    if state == DrawState.SALES_CLOSED:
-        draw = services.draw_announce(actor=actor, draw=draw)
-        return draw, "Announced."
-    if state == DrawState.ANNOUNCED:
-        draw = services.draw_record_winning_ticket(
-            actor=actor,
-            draw=draw,
-            serial=cleaned.get("serial", ""),
-            serial_again=cleaned.get("serial_again"),
-            winner_name=cleaned.get("winner_name", ""),
-        )
-        holder = f" ({draw.winner_name})" if draw.winner_name else ""
-        return draw, f"Winning ticket {draw.winning_serial}{holder}."
-    if state == DrawState.TICKET_DRAWN:
-        draw = services.draw_choose_envelope(
-            actor=actor, draw=draw, envelope_number=cleaned.get("envelope_number") or None
-        )
-        return draw, f"Envelope {draw.envelope.number} chosen."
-    if state == DrawState.ENVELOPE_CHOSEN:
-        draw = services.draw_reveal_card(actor=actor, draw=draw, card=cleaned["card"])
-        return draw, f"The card is the {draw.envelope.card_name}."
-    if state == DrawState.CARD_REVEALED and draw.is_ace:
-        draw = services.draw_award_jackpot(actor=actor, draw=draw)
-        return draw, f"Jackpot of ${draw.jackpot_awarded:,.2f} awarded. The event is concluded."
-    if state == DrawState.CARD_REVEALED and draw.must_go:  # R:P7
-        draw = services.draw_must_go_redraw(
-            actor=actor,
-            draw=draw,
-            destroyed_by=cleaned["destroyed_by"],
-            verified_by=cleaned["verified_by"],
-            destroyer_password=cleaned["destroyer_password"],
-            verifier_password=cleaned["verifier_password"],
-            serial=cleaned.get("serial", ""),
-            serial_again=cleaned.get("serial_again"),
-            winner_name=cleaned.get("winner_name", ""),
-        )
-        return draw, (
-            f"Card destruction logged. Must-go final draw: ticket {draw.winning_serial} drawn; "
-            "its holder chooses an envelope."
-        )
-    if state == DrawState.CARD_REVEALED:
-        draw = services.draw_roll_over(
-            actor=actor,
-            draw=draw,
-            destroyed_by=cleaned["destroyed_by"],
-            verified_by=cleaned["verified_by"],
-            destroyer_password=cleaned["destroyer_password"],
-            verifier_password=cleaned["verifier_password"],
-        )
-        return draw, "Card destruction logged; the jackpot rolls over to the next draw."
-    return draw, "This draw is closed."

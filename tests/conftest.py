@@ -21,3 +21,27 @@ def event(db, staff_user):
 @pytest.fixture
 def draw(event):
     return event.draws.get(number=1)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _flush_past_truncate_triggers():
+    """The append-only tables refuse TRUNCATE (core.append_only); the test
+    runner empties the database between `transaction=True` tests with one. Its
+    superuser connection flushes in replica mode, where triggers do not fire;
+    the runtime role of production cannot set that mode."""
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    original = DatabaseOperations.execute_sql_flush
+
+    def execute_sql_flush(self, sql_list):
+        with self.connection.cursor() as cursor:
+            cursor.execute("SET session_replication_role = replica")
+        try:
+            original(self, sql_list)
+        finally:
+            with self.connection.cursor() as cursor:
+                cursor.execute("SET session_replication_role = DEFAULT")
+
+    DatabaseOperations.execute_sql_flush = execute_sql_flush
+    yield
+    DatabaseOperations.execute_sql_flush = original

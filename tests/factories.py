@@ -98,6 +98,20 @@ class LicenceFactory(factory.django.DjangoModelFactory):
     fee_rate_percent = Decimal("1.00")
     issued_on = factory.LazyFunction(lambda: timezone.localdate() - datetime.timedelta(days=10))
     expires_on = factory.LazyFunction(lambda: timezone.localdate() + datetime.timedelta(days=355))
+    # R:D5 the registered supplier, and the approval that lets this software's own RNG and
+    # electronic deck run; a test of the supplier's draw makes its licence with `without_approval()`.
+    supplier_name = "Northern Raffle Systems Inc."
+    supplier_registration_number = "AGCO-GS-0042"
+    supplier_system_name = "RaffleCloud"
+    supplier_system_version = "5.1"
+    system_approval_reference = "AGCO approval EL-2026-117"
+    system_approval_on = factory.LazyFunction(lambda: timezone.localdate() - datetime.timedelta(days=20))
+
+
+def without_approval(**kwargs):
+    """An electronic licence whose draws the registered supplier's system runs (D5)."""
+    kwargs.setdefault("sales_channel", SalesChannel.ONLINE)
+    return LicenceFactory(system_approval_reference="", system_approval_on=None, **kwargs)
 
 
 def event_with_draw(*, actor=None, licence=None, **event_kwargs):
@@ -198,81 +212,55 @@ def sell_tickets(draw, *, actor, sales="100.00", envelope_pick=None):
 def run_draw(
     draw, *, actor, sales="100.00", envelope=None, card=None, until=DrawState.CLOSED, destroyer=None, verifier=None
 ):
-    """Walk one draw through its steps up to `until` with the real services.
+    """Walk one draw through its steps up to `until` with the real services,
+    as the staff wizard does: the table's next step (`Draw.next_step`), run
+    by `raffle.steps.perform_step` with what its form's fields would hold.
 
-    Sales are real tickets worth `sales` (see `sell_tickets`); the winning
-    ticket is the draw's first ticket typed twice (paper) or the RNG's pick.
-    Without `envelope`/`card`, picks the lowest sealed envelope and the first
-    card of the deck not yet seen that is not the Ace of Spades.
+    Sales are real tickets worth `sales` (see `sell_tickets`), sold while the
+    draw is selling; the winning ticket is the draw's first ticket typed twice
+    (paper) or the RNG's pick. Without `envelope`/`card`, picks the lowest
+    sealed envelope and the first card of the deck not yet seen that is not
+    the Ace of Spades. A must-go draw stops at its re-draw (R:P7).
     """
     from raffle.cards import ACE_OF_SPADES, DECK
-    from raffle.models import Draw, Ticket
+    from raffle.models import DRAW_ORDER, Draw, Ticket
+    from raffle.steps import perform_step
 
     event = draw.event
 
     def first_serial(d):
         return Ticket.objects.filter(draw=d, is_void=False).order_by("seq").values_list("serial", flat=True).first()
 
-    def close(d):
-        sell_tickets(d, actor=actor, sales=sales, envelope_pick=envelope)
-        return services.draw_close_sales(actor=actor, draw=d)
+    def field_value(name, d):
+        """What a volunteer would type in the step form's field `name`."""
+        nonlocal destroyer, verifier
+        if name in ("serial", "serial_again"):
+            return first_serial(d)
+        if name == "envelope_number":
+            return envelope or event.envelopes.filter(opened_at__isnull=True).first().number
+        if name == "card":  # an electronic deck already holds its cards: the system opens the envelope
+            if card or event.deck_kind == "electronic":
+                return card or ""
+            return next(c for c in DECK if c != ACE_OF_SPADES and not event.envelopes.filter(card=c).exists())
+        if name in ("destroyed_by", "verified_by"):
+            if destroyer is None or verifier is None:
+                destroyer, verifier = members_for(event)
+            return destroyer if name == "destroyed_by" else verifier
+        if name.endswith("_password"):
+            return PASSWORD
+        if name == "rng_reference":  # the supplier system's reference of its draw (D5)
+            return "RNG-TEST"
+        return None
 
-    steps = [
-        (DrawState.SELLING, lambda d: services.draw_open_sales(actor=actor, draw=d)),
-        (DrawState.SALES_CLOSED, close),
-        (DrawState.ANNOUNCED, lambda d: services.draw_announce(actor=actor, draw=d)),
-        (
-            DrawState.TICKET_DRAWN,
-            lambda d: services.draw_record_winning_ticket(
-                actor=actor, draw=d, serial=first_serial(d), serial_again=first_serial(d)
-            ),
-        ),
-        (
-            DrawState.ENVELOPE_CHOSEN,
-            lambda d: services.draw_choose_envelope(
-                actor=actor,
-                draw=d,
-                envelope_number=envelope or event.envelopes.filter(opened_at__isnull=True).first().number,
-            ),
-        ),
-        (
-            DrawState.CARD_REVEALED,
-            lambda d: services.draw_reveal_card(
-                actor=actor,
-                draw=d,
-                # An electronic deck already holds its cards: the system opens the envelope.
-                card=card
-                or (
-                    ""
-                    if event.deck_kind == "electronic"
-                    else next(c for c in DECK if c != ACE_OF_SPADES and not event.envelopes.filter(card=c).exists())
-                ),
-            ),
-        ),
-    ]
-    order = list(DrawState.values)
-    for state, step in steps:
+    for _ in DRAW_ORDER:
         draw = Draw.objects.get(pk=draw.pk)
-        if order.index(draw.state) >= order.index(state):
-            continue  # already past this step
-        if order.index(state) > order.index(until):
+        step = draw.next_step
+        if step is None or step.to is None or step.back or DRAW_ORDER.index(draw.state) >= DRAW_ORDER.index(until):
             break
-        step(draw)
-    draw = Draw.objects.get(pk=draw.pk)
-    if until == DrawState.CLOSED:
-        if draw.is_ace:
-            return services.draw_award_jackpot(actor=actor, draw=draw)
-        if destroyer is None or verifier is None:
-            destroyer, verifier = members_for(event)
-        return services.draw_roll_over(
-            actor=actor,
-            draw=draw,
-            destroyed_by=destroyer,
-            verified_by=verifier,
-            destroyer_password=PASSWORD,
-            verifier_password=PASSWORD,
-        )
-    return draw
+        if draw.state == DrawState.SELLING:
+            sell_tickets(draw, actor=actor, sales=sales, envelope_pick=envelope)
+        perform_step(step, actor=actor, draw=draw, cleaned={name: field_value(name, draw) for name in step.fields})
+    return Draw.objects.get(pk=draw.pk)
 
 
 def user_with_role(role: str, **kwargs):

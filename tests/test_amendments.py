@@ -20,6 +20,8 @@ def _amend(licence, **overrides):
         to_channel=SalesChannel.ELECTRONIC,
         notice_given_on=TODAY,
         effective_on=TODAY + 14 * DAY,
+        signed_by=["Ana Roy"],
+        letterhead_note="Signed letter on letterhead, binder tab 1",
         today=TODAY,
     )
     kwargs.update(overrides)

@@ -12,13 +12,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def production_env(**extra) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "GUNICORN_"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "DATABASE_URL", "GUNICORN_", "AUDIT_CHAIN_KEY", "MIGRATION_DATABASE_URL"))
+    }
     env.update(
         {
             "DJANGO_SECRET_KEY": "p9Jx-2vQ_0rT8mZk4LbN7wYc1sHfA6eUgD3iO5pRtXyVzKqWjMnBl",
             "DJANGO_ALLOWED_HOSTS": "raffle.example.org",
             "DJANGO_CSRF_TRUSTED_ORIGINS": "https://raffle.example.org",
             "DATABASE_URL": "postgres://raffle@db.internal:5432/raffle",
+            "AUDIT_CHAIN_KEY": "Qe7-vX2_kR9mZp4LtN8wYc1sHfA6eUgD3iO5pRtXyVzKqWjMnBl0",
             "DJANGO_SETTINGS_MODULE": "config.settings",
         }
     )
@@ -47,6 +52,26 @@ def test_production_refuses_to_start_without_a_secret_key():
     result = manage("check", DJANGO_SECRET_KEY=None)
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_production_deploy_check_fails_without_the_audit_chain_key():
+    result = manage("check", "--deploy", AUDIT_CHAIN_KEY=None)
+    assert result.returncode != 0
+    assert "core.E001" in result.stderr and "AUDIT_CHAIN_KEY" in result.stderr
+
+
+def test_migrate_connects_as_the_owner_and_the_app_as_the_runtime_role():
+    owner = "postgres://raffle_owner@db.internal:5432/raffle"
+    served = settings_value('s.DATABASES["default"]["USER"]', MIGRATION_DATABASE_URL=owner)
+    migrating = settings_value(
+        's.DATABASES["default"]["USER"]', MIGRATION_DATABASE_URL=owner, DJANGO_DATABASE_AS="owner"
+    )
+    assert (served, migrating) == ("'raffle'", "'raffle_owner'")
+    # manage.py sets DJANGO_DATABASE_AS=owner for the commands that need the owner.
+    sys.path.insert(0, str(ROOT))
+    from manage import OWNER_COMMANDS
+
+    assert {"migrate", "grant_runtime_role"} <= OWNER_COMMANDS
 
 
 def settings_value(expression: str, **extra) -> str:

@@ -379,10 +379,17 @@ def test_the_dashboard_and_the_wizard_cost_the_same_queries_however_many_draws(s
 
 
 def test_a_screen_without_its_own_partial_falls_back_to_the_generic_one(staff_client, staff_user, draw, monkeypatch):
-    from raffle.views import drawnight
+    import dataclasses
+
+    from raffle.models import draw_steps
 
     run_draw(draw, actor=staff_user, until=DrawState.ANNOUNCED)
-    monkeypatch.setattr(drawnight, "_screen", lambda d: "some_future_state")
+    # A row added to the table with a screen that has no partial yet.
+    rows = [
+        dataclasses.replace(s, screen="some_future_state") if s.name == "draw_ticket" else s
+        for s in draw_steps.DRAW_STEPS
+    ]
+    monkeypatch.setattr(draw_steps, "DRAW_STEPS", tuple(rows))
     page = staff_client.get(night(draw)).content.decode()
     assert "Fill in what the form below asks" in page and 'name="serial"' in page
 

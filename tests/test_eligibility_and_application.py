@@ -5,7 +5,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
-from core.pdf import pdf_text, render_pdf
+from core.pdf import pdf_text
 from licensing import selectors, services
 from licensing.errors import LicensingError
 from licensing.models import (
@@ -18,6 +18,7 @@ from licensing.models import (
     PlannedDraw,
     SalesChannel,
 )
+from licensing.package import application_package_pdf
 from tests.factories import EligibilityFactory, OrganisationFactory
 
 pytestmark = pytest.mark.django_db
@@ -132,9 +133,13 @@ def test_first_time_and_returning_applicants_have_their_own_checklists():  # R:L
     returning = _application(organisation=OrganisationFactory(), applicant_kind=ApplicantKind.RETURNING)
     first_kinds = [row["kind"] for row in services.application_checklist(first)]
     returning_kinds = [row["kind"] for row in services.application_checklist(returning)]
-    assert DocumentKind.INCORPORATION in first_kinds and DocumentKind.INCORPORATION not in returning_kinds
-    assert DocumentKind.PREVIOUS_REPORT in returning_kinds and DocumentKind.PREVIOUS_REPORT not in first_kinds
-    assert DocumentKind.SAFETY_PLAN not in first_kinds
+    assert DocumentKind.GOVERNING_DOCUMENTS in first_kinds and DocumentKind.GOVERNING_DOCUMENTS not in returning_kinds
+    assert (
+        DocumentKind.OUTSTANDING_RAFFLE_REPORTS in returning_kinds
+        and DocumentKind.OUTSTANDING_RAFFLE_REPORTS not in first_kinds
+    )
+    # The guide asks every applicant for the safety and security plan, whatever the prize board.
+    assert DocumentKind.SAFETY_PLAN in first_kinds and DocumentKind.SAFETY_PLAN in returning_kinds
 
 
 def test_a_prize_board_over_50000_needs_the_municipal_notice_and_a_safety_plan():  # R:L4
@@ -149,6 +154,7 @@ def _complete(application, *, first_draw):
     )
     for kind in application.required_documents():
         services.application_attach_document(actor=None, application=application, kind=kind, note=f"Binder tab {kind}")
+    services.application_add_signer(actor=None, application=application, name="Ana Roy", title="President")
 
 
 def test_an_agco_application_cannot_plan_a_first_draw_before_six_weeks(settings, tmp_path):  # R:L6
@@ -175,19 +181,19 @@ def test_an_application_with_missing_documents_is_not_submitted(settings, tmp_pa
     settings.MEDIA_ROOT = tmp_path
     application = _application()
     _complete(application, first_draw=TODAY + datetime.timedelta(days=7))
-    application.documents.filter(kind=DocumentKind.TRUST_ACCOUNT).delete()
-    with pytest.raises(LicensingError, match="Lottery trust account details"):
+    application.documents.filter(kind=DocumentKind.USE_OF_PROCEEDS).delete()
+    with pytest.raises(LicensingError, match="Use of net proceeds"):
         services.application_submit(actor=None, application=application, today=TODAY)
     services.application_attach_document(
         actor=None,
         application=application,
-        kind=DocumentKind.TRUST_ACCOUNT,
-        file=SimpleUploadedFile("bank-letter.pdf", b"%PDF-1.4 letter"),
+        kind=DocumentKind.USE_OF_PROCEEDS,
+        file=SimpleUploadedFile("use-of-proceeds.pdf", b"%PDF-1.4 letter"),
     )
     services.application_submit(actor=None, application=application, today=TODAY)
     with pytest.raises(LicensingError, match="can no longer be changed"):
         services.application_attach_document(
-            actor=None, application=application, kind=DocumentKind.OFFICERS, note="late"
+            actor=None, application=application, kind=DocumentKind.BOARD_OF_DIRECTORS, note="late"
         )
 
 
@@ -204,15 +210,11 @@ def test_the_package_summary_pdf_shows_plan_checklist_and_dates():  # R:L3 R:L4 
     services.application_attach_document(
         actor=None, application=application, kind=DocumentKind.SAFETY_PLAN, note="Signed copy, binder tab 9"
     )
-    text = " ".join(
-        pdf_text(
-            render_pdf("pdf/application_summary.html", selectors.application_summary(application, today=TODAY))
-        ).split()
-    )
+    text = " ".join(pdf_text(application_package_pdf(application, today=TODAY)).split())
     assert application.organisation.name in text
     assert "$1,200.50" in text and "$1,100.25 of $60,000.00" in text  # cumulative prizes: 500 + 600.25
-    assert "Safety and security plan" in text and "Signed copy, binder tab 9" in text
-    assert "Written notice to the municipality" in text and "MISSING" in text
+    assert "Copy of your safety and security plan" in text and "Signed copy, binder tab 9" in text
+    assert "Copy of Municipal notification" in text and "MISSING" in text
     assert f"{TODAY + datetime.timedelta(days=42):%Y-%m-%d}" in text
 
 

@@ -9,7 +9,8 @@ from django.utils import timezone
 
 from licensing.models import LicenceStatus
 from raffle.models import Draw, DrawState, Envelope
-from raffle.reports.ledger import LEDGER_COLUMNS, ImportRefused, history_import
+from raffle.reports.ledger import LEDGER_COLUMNS, ImportRefused
+from raffle.services import history_import
 from tests.factories import UserFactory, event_with_closed_draws, event_with_draw, run_draw
 
 HEADER = "draw_number,draw_date,ticket_sales,envelope,card"

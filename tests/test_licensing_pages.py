@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from core import roles
+from core.pdf import pdf_text
 from licensing.models import Application, ApplicationStatus, Eligibility, Licence, LicenceAmendment
 from raffle.models import Draw, Event, MustGoReason
 from tests.factories import LicenceFactory, OrganisationFactory, UserFactory
@@ -86,11 +87,13 @@ def test_an_application_is_prepared_and_submitted_through_the_pages(client, sett
     assert application.planned_draws.count() == 2
     for kind in application.required_documents():
         client.post(url, {"action": "document", "kind": kind, "note": "In the binder"})
+    client.post(url, {"action": "signer", "name": "Ana Roy", "title": "President"})
     client.post(url, {"action": "submit"})
     application.refresh_from_db()
     assert application.status == ApplicationStatus.SUBMITTED
     pdf = client.get(reverse("application_pdf", args=[application.pk]))
     assert pdf["Content-Type"] == "application/pdf"
+    assert "Ana Roy" in pdf_text(pdf.content)
 
 
 def test_an_amendment_is_requested_and_approved_through_the_page(client):  # R:L5
@@ -100,7 +103,10 @@ def test_an_amendment_is_requested_and_approved_through_the_page(client):  # R:L
     short = client.post(
         url,
         {
+            "kind": "channel",
             "to_channel": "electronic",
+            "signed_by": "Ana Roy",
+            "letterhead_note": "Binder tab 1",
             "notice_given_on": TODAY.isoformat(),
             "effective_on": (TODAY + datetime.timedelta(days=5)).isoformat(),
         },
@@ -110,7 +116,10 @@ def test_an_amendment_is_requested_and_approved_through_the_page(client):  # R:L
     client.post(
         url,
         {
+            "kind": "channel",
             "to_channel": "electronic",
+            "signed_by": "Ana Roy",
+            "letterhead_note": "Binder tab 1",
             "notice_given_on": TODAY.isoformat(),
             "effective_on": (TODAY + datetime.timedelta(days=15)).isoformat(),
         },

@@ -11,6 +11,7 @@ from raffle import services, steps
 from raffle.errors import RaffleError, TransitionNotAllowed
 from raffle.forms import PaperMustGoRedrawForm, RngMustGoRedrawForm
 from raffle.models import (
+    DRAW_STEPS,
     DRAW_TRANSITIONS,
     CardDestruction,
     Draw,
@@ -23,6 +24,7 @@ from raffle.models import (
     SelectionMethod,
     Ticket,
 )
+from raffle.models.draw_steps import STEPS_BY_NAME
 from tests.factories import SIGNATURES, LicenceFactory, event_with_draw, members_for, run_draw
 
 pytestmark = pytest.mark.django_db
@@ -295,33 +297,24 @@ def test_an_ordinary_draw_cannot_go_back_to_draw_another_ticket(staff_user, even
     assert Draw.objects.get(pk=draw.pk).state == DrawState.CARD_REVEALED
 
 
-# R:D8 R:P7 every move a must-go draw (card not the ace) may not make.
+# R:D8 R:P7 every step of the table a must-go draw (card not the ace) may not
+# take: from each state, all but the one named here.
 MUST_GO_ALLOWED = {
-    DrawState.SCHEDULED: "open",
-    DrawState.SELLING: "close",
+    DrawState.SCHEDULED: "open_sales",
+    DrawState.SELLING: "close_sales",
     DrawState.SALES_CLOSED: "announce",
-    DrawState.ANNOUNCED: "record",
-    DrawState.TICKET_DRAWN: "choose",
-    DrawState.ENVELOPE_CHOSEN: "reveal",
-    DrawState.CARD_REVEALED: "redraw",
+    DrawState.ANNOUNCED: "draw_ticket",
+    DrawState.TICKET_DRAWN: "choose_envelope",
+    DrawState.ENVELOPE_CHOSEN: "reveal_card",
+    DrawState.CARD_REVEALED: "must_go_redraw",
 }
-MUST_GO_STEPS = {
-    "open": lambda d, u, m: services.draw_open_sales(actor=u, draw=d),
-    "close": lambda d, u, m: services.draw_close_sales(actor=u, draw=d, ticket_sales="50"),
-    "announce": lambda d, u, m: services.draw_announce(actor=u, draw=d),
-    "record": lambda d, u, m: services.draw_record_winning_ticket(actor=u, draw=d, serial="9"),
-    "choose": lambda d, u, m: services.draw_choose_envelope(actor=u, draw=d, envelope_number=6),
-    "reveal": lambda d, u, m: services.draw_reveal_card(actor=u, draw=d, card="3H"),
-    "redraw": lambda d, u, m: services.draw_must_go_redraw(
-        actor=u, draw=d, destroyed_by=m[0], verified_by=m[1], **SIGNATURES, serial="10"
-    ),
-    "roll_over": lambda d, u, m: services.draw_roll_over(
-        actor=u, draw=d, destroyed_by=m[0], verified_by=m[1], **SIGNATURES
-    ),
-    "award": lambda d, u, m: services.draw_award_jackpot(actor=u, draw=d),
-}
+# What each step's form would hold (the refusal comes first).
+MUST_GO_INPUTS = {"ticket_sales": "50", "serial": "10", "envelope_number": 6, "card": "3H", **SIGNATURES}
 MUST_GO_FORBIDDEN = [
-    (state, step) for state in MUST_GO_ALLOWED for step in MUST_GO_STEPS if MUST_GO_ALLOWED[state] != step
+    (state, step.name)
+    for state in MUST_GO_ALLOWED
+    for step in DRAW_STEPS
+    if step.service and MUST_GO_ALLOWED[state] != step.name
 ]
 
 
@@ -349,7 +342,12 @@ def test_every_forbidden_move_of_a_must_go_draw_is_refused_and_changes_nothing(
     before = Draw.objects.filter(pk=draw.pk).values().get()
     entries = AuditEntry.objects.count()
     with pytest.raises(TransitionNotAllowed) as refused:
-        MUST_GO_STEPS[step](draw, staff_user, members)
+        steps.perform_step(
+            STEPS_BY_NAME[step],
+            actor=staff_user,
+            draw=draw,
+            cleaned={**MUST_GO_INPUTS, "destroyed_by": members[0], "verified_by": members[1]},
+        )
     assert f"draw {draw.number}" in str(refused.value).lower()
     assert Draw.objects.filter(pk=draw.pk).values().get() == before
     assert AuditEntry.objects.count() == entries

@@ -127,8 +127,9 @@ def test_four_draw_csv_has_one_row_per_draw_and_the_fee(closed):  # R:R1
     text = four_draw_csv(four_draw_report(event, 1))
     lines = text.strip().splitlines()
     assert lines[0].startswith("licence,organisation,draw_number,draw_date,ticket_sales")
-    assert len(lines) == 1 + 4 + 4
+    assert len(lines) == 1 + 4 + 9  # the draws, then the labelled totals (#14 added four; #15 the audit anchor)
     assert ",fee_1.00_percent,,10.07," in text and ",prize_board,,1007.50," in text
+    assert ",audit_anchor,Audit anchor " in text  # the organisation's audit chain head (R:E3)
 
 
 def test_csv_cells_cannot_carry_a_formula(treasurer):
@@ -190,7 +191,9 @@ def test_final_report_shows_the_financial_report_winners_and_donated_prizes(trea
     assert report.jackpot_awarded == Decimal("754.50")  # 604.50 + 150.00
     assert report.gross_receipts == gross
     assert report.prizes_total == prizes
-    assert report.net_proceeds == gross - prizes - Decimal("120.00")
+    # R:L9 the licence fees are deducted from net proceeds (#14): 1% of 1,007.50 and of 250.00.
+    assert report.fee_total == Decimal("10.07") + Decimal("2.50")
+    assert report.net_proceeds == gross - prizes - Decimal("120.00") - report.fee_total
     assert report.net_unspent == report.net_proceeds - Decimal("600.00")
     assert report.donated_total == Decimal("250.00")  # shown, not deducted
     assert report.due_on == day + datetime.timedelta(days=30)

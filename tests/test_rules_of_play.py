@@ -209,6 +209,8 @@ def test_a_bingo_event_amended_to_electronic_still_sells_stubs_only(staff_user):
         to_channel=SalesChannel.ELECTRONIC,
         notice_given_on=today,
         effective_on=today + datetime.timedelta(days=14),
+        signed_by=["Ana Roy"],
+        letterhead_note="Signed letter on letterhead",
     )
     licence_amendment_approve(actor=staff_user, amendment=amendment, approved_on=today)
     draw.refresh_from_db()

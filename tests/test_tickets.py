@@ -432,6 +432,8 @@ def _amended_to_electronic(staff_user, first_draw_in_days):
         to_channel=SalesChannel.ELECTRONIC,
         notice_given_on=today,
         effective_on=today + datetime.timedelta(days=14),
+        signed_by=["Ana Roy"],
+        letterhead_note="Signed letter on letterhead",
     )
     licence_amendment_approve(actor=staff_user, amendment=amendment, approved_on=today)
     return amendment, Draw.objects.select_related("event__licence").get(pk=draw.pk)

@@ -64,6 +64,47 @@ def test_treasurer_records_account_and_deposit_and_sees_the_flag(client, setup):
     assert "not reconciled" in overview and "Four-draw report" in overview
 
 
+def test_a_deposit_whose_allocation_is_refused_leaves_no_slip_behind(client, setup):  # R:L12
+    """The slip and its draw allocation are one write: when the allocation is
+    refused, neither the slip's row nor its stored scan remains."""
+    from django.core.files.storage import default_storage
+
+    event, draws, treasurer = setup
+    client.force_login(treasurer)
+    officers = [MemberFactory(organisation=event.licence.organisation, is_in_charge=True) for _ in range(2)]
+    client.post(
+        f"/treasury/{event.pk}/deposits/account/",
+        {
+            "bank_name": "Kawartha Credit Union",
+            "account_number": "12345",
+            "opened_on": event.licence.issued_on,
+            "deposit_within_days": 3,
+            "signing_officers": [o.pk for o in officers],
+        },
+    )
+    response = client.post(
+        f"/treasury/{event.pk}/deposits/add/",
+        {
+            "slip_number": "DS-9",
+            "deposited_on": timezone.localdate(draws[0].scheduled_at),
+            "amount": "100.00",
+            "draw": draws[0].pk,
+            "draw_amount": "500.00",
+            "slip_scan": SimpleUploadedFile("refused-slip.png", b"png-bytes"),
+        },
+        follow=True,
+    )
+    page = response.content.decode()
+    assert "Check the amounts" in page and "Deposit recorded." not in page
+    assert not Deposit.objects.exists()
+
+    def stored(folder):
+        dirs, files = default_storage.listdir(folder) if default_storage.exists(folder) else ([], [])
+        return files + [name for d in dirs for name in stored(f"{folder}/{d}")]
+
+    assert not [name for name in stored("deposit_slips") if "refused-slip" in name]
+
+
 def test_refusal_is_shown_in_plain_words_and_nothing_saved(client, setup):  # R:L11
     event, draws, treasurer = setup
     client.force_login(treasurer)

@@ -8,6 +8,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from licensing.checklist import ChecklistItem, DocumentKind, checklist_items
 from licensing.models.licence import (
     LOCAL_AUTHORITY_PRIZE_BOARD_CAP,
     AuthorityKind,
@@ -15,6 +16,7 @@ from licensing.models.licence import (
     SalesChannel,
 )
 from licensing.models.organisation import Organisation
+from licensing.models.safety_plan import SafetyPlan
 
 # R:L6 an AGCO application takes at least six weeks.
 AGCO_PROCESSING_DAYS = 42
@@ -28,46 +30,6 @@ class ApplicantKind(models.TextChoices):
 class ApplicationStatus(models.TextChoices):
     DRAFT = "draft", "Being prepared"
     SUBMITTED = "submitted", "Submitted"
-
-
-class DocumentKind(models.TextChoices):
-    INCORPORATION = "incorporation", "Letters patent or other incorporation documents"
-    OBJECTS = "objects", "Objects and charitable purposes (constitution or by-laws)"
-    CHARITY_PROOF = "charity_proof", "Proof of charitable status (CRA registration letter)"
-    FINANCIAL_STATEMENTS = "financial_statements", "Financial statements of the last fiscal year"
-    PROGRAM_DESCRIPTION = "program_description", "Description of charitable programs and services"
-    OFFICERS = "officers", "List of officers and directors"
-    MEMBERS_IN_CHARGE = "members_in_charge", "Bona fide members in charge of the lottery (two, 18 or over)"
-    TRUST_ACCOUNT = "trust_account", "Lottery trust account details (bank letter)"
-    RULES_OF_PLAY = "rules_of_play", "Rules of Play"
-    SCHEDULE = "schedule", "Draw schedule and sales plan"
-    TICKET_SAMPLE = "ticket_sample", "Sample ticket"
-    PREVIOUS_REPORT = "previous_report", "Financial report of the previous licence"
-    USE_OF_PROCEEDS = "use_of_proceeds", "Use of proceeds of the previous licence"
-    MUNICIPAL_NOTIFICATION = "municipal_notification", "Written notice to the municipality, copied to the AGCO"
-    SAFETY_PLAN = "safety_plan", "Safety and security plan"
-
-
-# R:L7 the checklist: which documents each kind of applicant files.
-COMMON_DOCUMENTS = [
-    DocumentKind.FINANCIAL_STATEMENTS,
-    DocumentKind.OFFICERS,
-    DocumentKind.MEMBERS_IN_CHARGE,
-    DocumentKind.TRUST_ACCOUNT,
-    DocumentKind.RULES_OF_PLAY,
-    DocumentKind.SCHEDULE,
-    DocumentKind.TICKET_SAMPLE,
-]
-FIRST_TIME_DOCUMENTS = [
-    DocumentKind.INCORPORATION,
-    DocumentKind.OBJECTS,
-    DocumentKind.CHARITY_PROOF,
-    DocumentKind.PROGRAM_DESCRIPTION,
-    *COMMON_DOCUMENTS,
-]
-RETURNING_DOCUMENTS = [*COMMON_DOCUMENTS, DocumentKind.PREVIOUS_REPORT, DocumentKind.USE_OF_PROCEEDS]
-# R:L4 over $50,000: the municipality is notified and a safety and security plan filed.
-LARGE_PRIZE_BOARD_DOCUMENTS = [DocumentKind.MUNICIPAL_NOTIFICATION, DocumentKind.SAFETY_PLAN]
 
 
 class Application(models.Model):
@@ -86,6 +48,14 @@ class Application(models.Model):
         on_delete=models.PROTECT,
         related_name="application",
         help_text="The licence granted on this application, once recorded.",
+    )
+    safety_plan = models.ForeignKey(
+        SafetyPlan,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="applications",
+        help_text="The version of the safety and security plan filed with the application.",
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -111,9 +81,17 @@ class Application(models.Model):
         """R:L4 a prize board over $50,000."""
         return self.prize_board > LOCAL_AUTHORITY_PRIZE_BOARD_CAP
 
+    def checklist_items(self) -> list[ChecklistItem]:
+        """R:L7 the licensing guide's checklist for this applicant, authority and channel."""
+        return checklist_items(
+            returning=self.applicant_kind == ApplicantKind.RETURNING,
+            authority_kind=self.authority_kind,
+            sales_channel=self.sales_channel,
+        )
+
     def required_documents(self) -> list[str]:
-        kinds = FIRST_TIME_DOCUMENTS if self.applicant_kind == ApplicantKind.FIRST_TIME else RETURNING_DOCUMENTS
-        return [*kinds, *(LARGE_PRIZE_BOARD_DOCUMENTS if self.is_large else [])]
+        """The checklist items a document is attached to (or a reason given for), in the guide's order."""
+        return [item.kind for item in self.checklist_items() if not item.generated]
 
     def earliest_start(self, today: datetime.date | None = None) -> datetime.date:
         """R:L6 the earliest realistic first draw: six weeks after submission
@@ -151,13 +129,17 @@ def _document_path(instance, filename: str) -> str:
 
 
 class ApplicationDocument(models.Model):
-    """A document of the checklist (L7), attached with the file or a note of
-    where the paper original is kept."""
+    """A document of the checklist (L7), attached with the file or a reason
+    (not applicable, or where the paper original is kept)."""
 
     application = models.ForeignKey(Application, on_delete=models.CASCADE, related_name="documents")
     kind = models.CharField(max_length=30, choices=DocumentKind.choices)
     file = models.FileField(upload_to=_document_path, blank=True)
-    note = models.CharField(max_length=300, blank=True, help_text="e.g. original in the binder, tab 3.")
+    note = models.CharField(
+        max_length=300,
+        blank=True,
+        help_text="Why there is no file, e.g. not registered with the CRA; original in the binder, tab 3.",
+    )
     attached_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -172,3 +154,26 @@ class ApplicationDocument(models.Model):
 
     def __str__(self) -> str:
         return self.get_kind_display()
+
+    @property
+    def filename(self) -> str:
+        return self.file.name.rsplit("/", 1)[-1] if self.file else ""
+
+
+class ApplicationSigner(models.Model):
+    """A Licence Application signer: signs the package, initials changes
+    before it is submitted and signs every written change after."""
+
+    application = models.ForeignKey(Application, on_delete=models.CASCADE, related_name="signers")
+    name = models.CharField(max_length=150)
+    title = models.CharField(max_length=150, help_text="e.g. President, Treasurer.")
+    position = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["application", "position", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["application", "name"], name="application_signer_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name}, {self.title}"

@@ -68,6 +68,22 @@ class Licence(models.Model):
     status = models.CharField(max_length=20, choices=LicenceStatus.choices, default=LicenceStatus.ACTIVE)
     concluded_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
+    # R:D5 electronic and online raffles run on an AGCO-registered supplier's system.
+    supplier_name = models.CharField(
+        max_length=150, blank=True, help_text="The AGCO-registered gaming supplier of the electronic raffle system."
+    )
+    supplier_registration_number = models.CharField(
+        max_length=40, blank=True, help_text="The supplier's AGCO registration number."
+    )
+    supplier_system_name = models.CharField(max_length=150, blank=True, help_text="The electronic raffle system.")
+    supplier_system_version = models.CharField(max_length=40, blank=True)
+    system_approval_reference = models.CharField(
+        max_length=120,
+        blank=True,
+        help_text="The approval that allows this software's own RNG draw and electronic deck (D5, E4); "
+        "without it the electronic draw takes the supplier's result.",
+    )
+    system_approval_on = models.DateField(null=True, blank=True, help_text="The date of that approval.")
 
     class Meta:
         ordering = ["-issued_on", "number"]
@@ -85,6 +101,12 @@ class Licence(models.Model):
                 condition=Q(authority_kind__in=AuthorityKind.values), name="licence_authority_valid"
             ),
             models.CheckConstraint(condition=Q(sales_channel__in=SalesChannel.values), name="licence_channel_valid"),
+            models.CheckConstraint(
+                condition=Q(system_approval_reference="", system_approval_on__isnull=True)
+                | (~Q(system_approval_reference="") & Q(system_approval_on__isnull=False)),
+                name="licence_system_approval_has_reference_and_date",
+                violation_error_message="Record the approval's reference and its date, or neither.",
+            ),
             # R:L2 a municipal or First Nation licence: paper only, prize board <= $50,000.
             models.CheckConstraint(
                 condition=Q(authority_kind=AuthorityKind.AGCO)
@@ -109,3 +131,30 @@ class Licence(models.Model):
     @property
     def is_paper(self) -> bool:
         return self.sales_channel in SalesChannel.paper()
+
+    @property
+    def has_system_approval(self) -> bool:
+        """R:D5 R:E4 the licence records the approval that allows this
+        software's own RNG draw and electronic deck."""
+        return bool(self.system_approval_reference and self.system_approval_on)
+
+    @property
+    def supplier_recorded(self) -> bool:
+        return all(
+            (
+                self.supplier_name.strip(),
+                self.supplier_registration_number.strip(),
+                self.supplier_system_name.strip(),
+                self.supplier_system_version.strip(),
+            )
+        )
+
+    @property
+    def supplier_label(self) -> str:
+        """`System 4.2 of Supplier Inc. (AGCO registration 12345)`, or ''."""
+        if not self.supplier_recorded:
+            return ""
+        return (
+            f"{self.supplier_system_name} {self.supplier_system_version} of {self.supplier_name} "
+            f"(AGCO registration {self.supplier_registration_number})"
+        )

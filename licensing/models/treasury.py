@@ -100,9 +100,34 @@ class PaymentMethod(models.TextChoices):
     ELECTRONIC = "electronic", "Electronic transfer"
 
 
+class ExpenseCategory(models.TextChoices):
+    """How the final report groups the expenses (R2)."""
+
+    LICENCE_FEE = "licence_fee", "Licence fees"
+    ADVERTISING = "advertising", "Advertising"
+    PRINTING = "printing", "Printing"
+    SUPPLIER_FEE = "supplier_fee", "Supplier fees"
+    PROCESSING_FEE = "processing_fee", "Card-processing fees"
+    BANK_CHARGE = "bank_charge", "Bank charges"
+    OTHER = "other", "Other"
+
+
+# R:L12 the only money that may leave the trust account other than by cheque:
+# what the bank or a registered supplier deducts itself, each with its evidence.
+DEDUCTION_CATEGORIES = (ExpenseCategory.BANK_CHARGE, ExpenseCategory.PROCESSING_FEE, ExpenseCategory.SUPPLIER_FEE)
+
+
+class ExpenseMethod(models.TextChoices):
+    CHEQUE = "cheque", "Cheque"
+    ELECTRONIC = "electronic", "Electronic transfer"
+    DEDUCTION = "deduction", "Deducted by the bank or supplier"
+
+
 class Expense(models.Model):
     """Money out of the trust account that is not a prize: expenses paid from
-    the licensee's share, and spending of net proceeds on an approved use."""
+    the licensee's share, and spending of net proceeds on an approved use.
+    Paid by cheque (L12), or deducted by the bank or supplier with the
+    statement or settlement that shows it (`evidence_reference`)."""
 
     licence = models.ForeignKey(Licence, on_delete=models.PROTECT, related_name="expenses")
     kind = models.CharField(max_length=20, choices=ExpenseKind.choices)
@@ -113,14 +138,40 @@ class Expense(models.Model):
     amount = models.DecimalField(**MONEY)
     payee = models.CharField(max_length=150)
     description = models.CharField(max_length=200)
-    method = models.CharField(max_length=20, choices=PaymentMethod.choices, default=PaymentMethod.CHEQUE)
+    category = models.CharField(max_length=20, choices=ExpenseCategory.choices, default=ExpenseCategory.OTHER)
+    method = models.CharField(max_length=20, choices=ExpenseMethod.choices, default=ExpenseMethod.CHEQUE)
     reference = models.CharField(max_length=60, help_text="Cheque number or transfer reference.")
+    cheque_image = models.FileField(
+        upload_to="cheques/%Y/", blank=True, help_text="A scan of the cheque, annexed to the four-draw report (R1)."
+    )
+    evidence_reference = models.CharField(
+        max_length=120, blank=True, help_text="The bank statement line or supplier settlement showing a deduction."
+    )
+    evidence = models.FileField(upload_to="deductions/%Y/", blank=True)
+    fee_period = models.PositiveIntegerField(
+        null=True, blank=True, help_text="For a licence fee: the four-draw period k it pays (L9)."
+    )
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["licence", "paid_on", "pk"]
         constraints = [
+            models.CheckConstraint(condition=Q(category__in=ExpenseCategory.values), name="expense_category_valid"),
+            models.CheckConstraint(
+                condition=Q(fee_period__isnull=True) | Q(category=ExpenseCategory.LICENCE_FEE),
+                name="only_a_licence_fee_names_its_period",
+            ),
+            # R:L12 a deduction is a bank charge, processing or supplier fee, and names its evidence.
+            models.CheckConstraint(
+                condition=~Q(method=ExpenseMethod.DEDUCTION)
+                | (
+                    Q(kind=ExpenseKind.EXPENSE)
+                    & Q(category__in=[c.value for c in DEDUCTION_CATEGORIES])
+                    & ~Q(evidence_reference="")
+                ),
+                name="deduction_is_a_fee_with_evidence",
+            ),
             models.CheckConstraint(condition=Q(amount__gt=0), name="expense_amount_positive"),
             models.CheckConstraint(condition=Q(kind__in=ExpenseKind.values), name="expense_kind_valid"),
             # R:L11 spending net proceeds names the approved use it goes to.
@@ -154,6 +205,13 @@ class IssuedReport(models.Model):
     due_on = models.DateField(null=True, blank=True)
     generated_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     generated_at = models.DateTimeField(default=timezone.now)
+    # The audit anchor printed on the report (core.audit.chain_head): the
+    # organisation's newest audit entry and its hash when it was generated.
+    # `verify_audit` checks that the trail still holds it.
+    anchor_entry_id = models.BigIntegerField(null=True, blank=True)
+    anchor_hash = models.CharField(max_length=64, blank=True)
+    anchor_chain = models.PositiveBigIntegerField(null=True, blank=True)
+    anchor_seq = models.PositiveBigIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["licence", "-generated_at"]

@@ -1,4 +1,11 @@
-"""Amending a licence's sales channel (RULES L5, L8)."""
+"""Amending a granted licence's figures (RULES L2, L3, L5, L8).
+
+One request service for every figure (prize board, draw schedule and sales
+plan, dates, draw place, channel) and one approval. A request is the written
+change on the organisation's letterhead signed by the Licence Application
+signers, with the notice its authority needs; nothing changes before approval,
+and the new figure holds from the effective date (`licensing.terms`).
+"""
 
 import datetime
 
@@ -6,16 +13,24 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.audit import audit_record
+from core.money import format_money, parse_amount
 from licensing.errors import LicensingError
 from licensing.models import (
-    AMENDMENT_NOTICE_DAYS,
+    NOTICE_DAYS_BY_AUTHORITY,
+    AmendedDraw,
+    AmendmentKind,
     AmendmentStatus,
+    Application,
     AuthorityKind,
     Licence,
     LicenceAmendment,
     LicenceStatus,
+    SafetyPlan,
     SalesChannel,
 )
+from licensing.services.applications import sales_plan_parse
+from licensing.services.licences import check_authority_allows
+from licensing.terms import licence_terms_on
 
 
 def _check_amendable(licence: Licence, today: datetime.date) -> None:
@@ -32,22 +47,7 @@ def _check_amendable(licence: Licence, today: datetime.date) -> None:
         )
 
 
-@transaction.atomic
-def licence_amend_channel(
-    *,
-    actor,
-    licence: Licence,
-    to_channel: str,
-    notice_given_on: datetime.date,
-    effective_on: datetime.date,
-    today: datetime.date | None = None,
-) -> LicenceAmendment:
-    """Request the one channel change the rules allow (L5): an AGCO paper
-    licence to electronic in-person sales, for later draws, with two weeks'
-    written notice. The change applies once approved."""
-    today = today or timezone.localdate()
-    licence = Licence.objects.select_for_update().get(pk=licence.pk)
-    _check_amendable(licence, today)
+def _check_channel(licence: Licence, to_channel: str) -> None:
     if to_channel == SalesChannel.ONLINE:  # R:L5
         raise LicensingError(
             "Online sales must be chosen before the event and used for every draw; a licence cannot be "
@@ -67,51 +67,162 @@ def licence_amend_channel(
             "licence cannot be amended to electronic sales. Electronic raffles need an AGCO licence.",
             rule="L5",
         )
+
+
+def _check_notice(licence: Licence, notice_given_on, effective_on, today) -> None:
     if notice_given_on > today:
         raise LicensingError("The written notice cannot be dated in the future; record it once it is sent.")
     if effective_on <= today:  # R:L5 later draws only
         raise LicensingError("The amendment applies to later draws only: choose a day after today.", rule="L5")
-    if (effective_on - notice_given_on).days < AMENDMENT_NOTICE_DAYS:  # R:L5
-        earliest = notice_given_on + datetime.timedelta(days=AMENDMENT_NOTICE_DAYS)
+    days = NOTICE_DAYS_BY_AUTHORITY.get(licence.authority_kind, 1)
+    if (effective_on - notice_given_on).days < days:  # R:L5
+        earliest = notice_given_on + datetime.timedelta(days=days)
         raise LicensingError(
-            f"The AGCO needs two weeks' written notice: with notice given on {notice_given_on:%Y-%m-%d} "
-            f"the change can take effect on {earliest:%Y-%m-%d} at the earliest.",
+            f"{licence.authority_name} needs {'two weeks' if days == 14 else f'{days} days'}' written notice: with "
+            f"notice given on {notice_given_on:%Y-%m-%d} the change can take effect on {earliest:%Y-%m-%d} "
+            "at the earliest.",
             rule="L5",
         )
     if effective_on > licence.expires_on:
         raise LicensingError(
             f"The licence expires on {licence.expires_on:%Y-%m-%d}, before the change would take effect."
         )
-    if licence.amendments.filter(status=AmendmentStatus.REQUESTED).exists():
-        raise LicensingError("An amendment of this licence is already awaiting approval.")
-    amendment = LicenceAmendment.objects.create(
+
+
+def _check_written_request(licence: Licence, signed_by: list[str], letterhead, letterhead_note: str) -> list[str]:
+    """The guide: changes to a submitted package are made in writing on the
+    organisation's letterhead, signed by the Licence Application signers."""
+    names = [name.strip() for name in signed_by or [] if name and name.strip()]
+    if not letterhead and not (letterhead_note or "").strip():
+        raise LicensingError(
+            "Attach the signed request on the organisation's letterhead, or say where the signed letter is kept."
+        )
+    application = Application.objects.filter(licence=licence).first()
+    required = [signer.name for signer in application.signers.all()] if application else []
+    missing = [name for name in required if name not in names]
+    if missing:
+        raise LicensingError(
+            "The written request must be signed by every Licence Application signer; missing: "
+            + ", ".join(missing)
+            + "."
+        )
+    if not names:
+        raise LicensingError("Name who signed the written request (the Licence Application signers).")
+    return names
+
+
+@transaction.atomic
+def licence_amend(
+    *,
+    actor,
+    licence: Licence,
+    kind: str,
+    notice_given_on: datetime.date,
+    effective_on: datetime.date,
+    signed_by: list[str],
+    letterhead=None,
+    letterhead_note: str = "",
+    to_channel: str = "",
+    new_prize_board=None,
+    new_expires_on: datetime.date | None = None,
+    new_draw_place: str = "",
+    schedule=None,
+    safety_plan: SafetyPlan | None = None,
+    today: datetime.date | None = None,
+) -> LicenceAmendment:
+    """Request an amendment of one figure of a granted licence. Nothing
+    changes until `licence_amendment_approve`."""
+    today = today or timezone.localdate()
+    licence = Licence.objects.select_for_update().get(pk=licence.pk)
+    _check_amendable(licence, today)
+    if kind not in AmendmentKind.values:
+        raise LicensingError("Choose which figure of the licence the amendment changes.")
+    terms = licence_terms_on(licence, effective_on)
+    fields, draws = {}, []
+    if kind == AmendmentKind.CHANNEL:
+        _check_channel(licence, to_channel)
+        fields = {"from_channel": licence.sales_channel, "to_channel": to_channel}
+    elif kind == AmendmentKind.PRIZE_BOARD:
+        board = parse_amount(new_prize_board, what="The new prize board", allow_zero=False)
+        check_authority_allows(  # R:L2
+            authority_kind=licence.authority_kind, sales_channel=terms.sales_channel, prize_board=board
+        )
+        if board == terms.prize_board:
+            raise LicensingError(f"The prize board is already {format_money(board)}.")
+        fields = {"new_prize_board": board, "from_value": format_money(terms.prize_board)}
+    elif kind == AmendmentKind.SCHEDULE:
+        draws, _ = sales_plan_parse(schedule, terms.prize_board)
+        fields = {"from_value": "the application's plan" if terms.schedule is None else "the amended plan"}
+    elif kind == AmendmentKind.DATES:
+        if not isinstance(new_expires_on, datetime.date) or new_expires_on <= max(today, licence.issued_on):
+            raise LicensingError("Give the new expiry date; it must be after today.")
+        if new_expires_on == terms.expires_on:
+            raise LicensingError(f"The licence already expires on {new_expires_on:%Y-%m-%d}.")
+        fields = {"new_expires_on": new_expires_on, "from_value": f"{terms.expires_on:%Y-%m-%d}"}
+    elif kind == AmendmentKind.DRAW_PLACE:
+        new_draw_place = (new_draw_place or "").strip()
+        if not new_draw_place:
+            raise LicensingError("Give the new draw place: the hall's name and address.")
+        fields = {"new_draw_place": new_draw_place, "from_value": terms.draw_place or ""}
+    _check_notice(licence, notice_given_on, effective_on, today)
+    names = _check_written_request(licence, signed_by, letterhead, letterhead_note)
+    if licence.amendments.filter(status=AmendmentStatus.REQUESTED, kind=kind).exists():
+        raise LicensingError(
+            f"An amendment of this licence's {AmendmentKind(kind).label.lower()} is already awaiting approval."
+        )
+    amendment = LicenceAmendment(
         licence=licence,
-        from_channel=licence.sales_channel,
-        to_channel=to_channel,
+        kind=kind,
         notice_given_on=notice_given_on,
         effective_on=effective_on,
+        letterhead_note=(letterhead_note or "").strip(),
+        signed_by=names,
+        # The plan's version goes with the request: the one given, else the latest.
+        safety_plan=safety_plan or SafetyPlan.objects.filter(organisation_id=licence.organisation_id).first(),
         requested_by=actor if actor is not None and actor.is_authenticated else None,
+        **fields,
+    )
+    if letterhead:
+        amendment.letterhead = letterhead
+    amendment.save()
+    AmendedDraw.objects.bulk_create(
+        [AmendedDraw(amendment=amendment, number=n, draw_on=d, max_sales=s) for n, (d, s) in enumerate(draws, 1)]
     )
     audit_record(
         actor=actor,
         action="licensing.licence.amend_request",
         obj=licence,
         data={
-            "from": licence.sales_channel,
-            "to": to_channel,
+            "kind": kind,
+            **{key: value for key, value in fields.items() if value not in ("", None)},
+            "draws": [[d, s] for d, s in draws],
             "notice_given_on": notice_given_on,
             "effective_on": effective_on,
+            "signed_by": names,
+            "safety_plan_version": amendment.safety_plan.version if amendment.safety_plan else None,
         },
     )
     return amendment
 
 
+def licence_amend_channel(*, actor, licence: Licence, to_channel: str, **kwargs) -> LicenceAmendment:
+    """Request the one channel change the rules allow (L5): an AGCO paper
+    licence to electronic in-person sales, for later draws."""
+    return licence_amend(actor=actor, licence=licence, kind=AmendmentKind.CHANNEL, to_channel=to_channel, **kwargs)
+
+
 @transaction.atomic
 def licence_amendment_approve(
-    *, actor, amendment: LicenceAmendment, approved_on: datetime.date, today: datetime.date | None = None
+    *,
+    actor,
+    amendment: LicenceAmendment,
+    approved_on: datetime.date,
+    reference: str = "",
+    today: datetime.date | None = None,
 ) -> LicenceAmendment:
-    """Record the AGCO's approval: the licence sells on the new channel from
-    the amendment's effective day."""
+    """Record the authority's written approval. The new figure holds from the
+    amendment's effective day (`licensing.terms`); the channel is also set on
+    the licence, as the sales pages read it there."""
     today = today or timezone.localdate()
     amendment = LicenceAmendment.objects.select_for_update().get(pk=amendment.pk)
     licence = Licence.objects.select_for_update().get(pk=amendment.licence_id)
@@ -127,13 +238,21 @@ def licence_amendment_approve(
         )
     amendment.status = AmendmentStatus.APPROVED
     amendment.approved_on = approved_on
-    amendment.save(update_fields=["status", "approved_on"])
-    licence.sales_channel = amendment.to_channel
-    licence.save(update_fields=["sales_channel"])
+    amendment.approval_reference = (reference or "").strip()
+    amendment.save(update_fields=["status", "approved_on", "approval_reference"])
+    if amendment.kind == AmendmentKind.CHANNEL:
+        licence.sales_channel = amendment.to_channel
+        licence.save(update_fields=["sales_channel"])
     audit_record(
         actor=actor,
         action="licensing.licence.amend_approve",
         obj=licence,
-        data={"to": amendment.to_channel, "approved_on": approved_on, "effective_on": amendment.effective_on},
+        data={
+            "kind": amendment.kind,
+            "new": amendment.new_value,
+            "approved_on": approved_on,
+            "reference": amendment.approval_reference,
+            "effective_on": amendment.effective_on,
+        },
     )
     return amendment

@@ -12,17 +12,19 @@ from licensing.models import (
     ApplicantKind,
     Application,
     ApplicationDocument,
+    ApplicationSigner,
     ApplicationStatus,
     AuthorityKind,
     DocumentKind,
     Organisation,
     PlannedDraw,
 )
+from licensing.outstanding import outstanding_reports
 from licensing.services.eligibility import eligibility_check
 from licensing.services.licences import check_authority_allows
 
 
-def _lock_draft(application: Application) -> Application:
+def lock_draft(application: Application) -> Application:
     application = Application.objects.select_for_update().get(pk=application.pk)
     if application.status != ApplicationStatus.DRAFT:
         raise LicensingError(
@@ -92,13 +94,12 @@ def plan_totals(prize_board, draws: list[tuple[datetime.date, object]]) -> list[
     return rows
 
 
-@transaction.atomic
-def application_set_schedule(*, actor, application: Application, draws) -> list[PlannedDraw]:
-    """Replace the draw schedule and sales plan: `draws` is a list of (date,
-    maximum sales). R:L3 the planned cumulative prizes must fit the prize board."""
-    application = _lock_draft(application)
+def sales_plan_parse(draws, prize_board) -> tuple[list[tuple[datetime.date, object]], list[dict]]:
+    """A draw schedule and sales plan, (date, maximum sales) per draw, checked:
+    dates in order, amounts positive, and R:L3 the cumulative prizes within the
+    prize board. Returns the parsed plan and its rows with the prizes."""
     parsed = []
-    for index, (draw_on, max_sales) in enumerate(draws, start=1):
+    for index, (draw_on, max_sales) in enumerate(draws or [], start=1):
         if not isinstance(draw_on, datetime.date):
             raise LicensingError(f"Planned draw {index} needs a date.")
         parsed.append((draw_on, parse_amount(max_sales, what=f"The maximum sales of draw {index}", allow_zero=False)))
@@ -107,16 +108,25 @@ def application_set_schedule(*, actor, application: Application, draws) -> list[
     dates = [d for d, _ in parsed]
     if dates != sorted(dates) or len(set(dates)) != len(dates):
         raise LicensingError("List the planned draws in date order, one draw per day.")
-    rows = plan_totals(application.prize_board, parsed)
+    rows = plan_totals(prize_board, parsed)
     over = next((row for row in rows if not row["fits"]), None)
     if over:  # R:L3
         raise LicensingError(
             f"The sales plan carries the prizes to {format_money(over['cumulative_prizes'])} by draw "
             f"{over['number']} ({over['draw_on']:%Y-%m-%d}), past the prize board of "
-            f"{format_money(application.prize_board)}. Lower the maximum sales, plan fewer draws, "
-            "or apply for a larger prize board.",
+            f"{format_money(prize_board)}. Lower the maximum sales, plan fewer draws, "
+            "or ask for a larger prize board.",
             rule="L3",
         )
+    return parsed, rows
+
+
+@transaction.atomic
+def application_set_schedule(*, actor, application: Application, draws) -> list[PlannedDraw]:
+    """Replace the draw schedule and sales plan: `draws` is a list of (date,
+    maximum sales). R:L3 the planned cumulative prizes must fit the prize board."""
+    application = lock_draft(application)
+    parsed, rows = sales_plan_parse(draws, application.prize_board)
     application.planned_draws.all().delete()
     planned = PlannedDraw.objects.bulk_create(
         [
@@ -139,12 +149,14 @@ def application_attach_document(
 ) -> ApplicationDocument:
     """R:L7 attach a checklist document (a file, or a note of where the
     original is kept). Attaching again replaces it."""
-    application = _lock_draft(application)
-    if kind not in DocumentKind.values:
-        raise LicensingError("Choose which document of the checklist this is.")
+    application = lock_draft(application)
+    if kind not in application.required_documents():
+        raise LicensingError("Choose a document of this application's checklist.", rule="L7")
     note = (note or "").strip()
     if not file and not note:
-        raise LicensingError("Attach the file, or note where the signed original is kept.")
+        raise LicensingError(
+            "Attach the file, or give the reason there is none (e.g. not registered; original in the binder)."
+        )
     document = ApplicationDocument.objects.filter(application=application, kind=kind).first()
     document = document or ApplicationDocument(application=application, kind=kind)
     if file:
@@ -163,12 +175,28 @@ def application_attach_document(
 
 
 def application_checklist(application: Application) -> list[dict]:
-    """R:L7 every document this applicant must file, attached or missing."""
+    """R:L7 every item of the guide's checklist for this applicant, in the
+    guide's order: its document (or the reason there is none), or missing.
+    The draw schedule is generated from the planned draws."""
     attached = {d.kind: d for d in application.documents.all()}
-    return [
-        {"kind": kind, "label": DocumentKind(kind).label, "document": attached.get(kind), "attached": kind in attached}
-        for kind in application.required_documents()
-    ]
+    planned = application.planned_draws.exists()
+    rows = []
+    for number, item in enumerate(application.checklist_items(), start=1):
+        document = attached.get(item.kind)
+        plan = application.safety_plan if item.kind == DocumentKind.SAFETY_PLAN else None  # R:L4 the guided plan
+        rows.append(
+            {
+                "number": number,
+                "kind": item.kind,
+                "label": item.label,
+                "detail": item.detail,
+                "generated": item.generated,
+                "document": document,
+                "plan": plan,
+                "attached": planned if item.generated else document is not None or plan is not None,
+            }
+        )
+    return rows
 
 
 def application_problems(application: Application, *, today: datetime.date | None = None) -> list[str]:
@@ -178,9 +206,18 @@ def application_problems(application: Application, *, today: datetime.date | Non
     planned = list(application.planned_draws.all())
     if not planned:
         problems.append("plan the draws: dates and maximum sales (L3)")
-    missing = [row["label"] for row in application_checklist(application) if not row["attached"]]
+    missing = [
+        row["label"] for row in application_checklist(application) if not row["attached"] and not row["generated"]
+    ]
     if missing:
         problems.append("attach the missing documents: " + "; ".join(missing) + " (L7)")
+    overdue = [r for r in outstanding_reports(application.organisation) if r.is_overdue(today)]
+    if overdue:  # R:L7 the outstanding reports are filed first
+        problems.append(
+            "file the overdue reports first: " + "; ".join(report.describe() for report in overdue) + " (L7)"
+        )
+    if not application.signers.exists():
+        problems.append("name the Licence Application signers (L7)")
     earliest = application.earliest_start(today)
     if planned and planned[0].draw_on < earliest:
         problems.append(
@@ -193,7 +230,7 @@ def application_problems(application: Application, *, today: datetime.date | Non
 @transaction.atomic
 def application_submit(*, actor, application: Application, today: datetime.date | None = None) -> Application:
     today = today or timezone.localdate()
-    application = _lock_draft(application)
+    application = lock_draft(application)
     eligibility_check(organisation=application.organisation, today=today)  # R:L1
     # submitted_on is what the earliest start counts from.
     problems = application_problems(application, today=today)
@@ -232,3 +269,22 @@ def application_record_licence(*, actor, application: Application, licence) -> A
         actor=actor, action="licensing.application.record_licence", obj=application, data={"licence": licence.number}
     )
     return application
+
+
+@transaction.atomic
+def application_add_signer(*, actor, application: Application, name: str, title: str) -> ApplicationSigner:
+    """A Licence Application signer: named on the package's signature block;
+    they sign every written change to the submitted package (amendments)."""
+    application = lock_draft(application)
+    name, title = (name or "").strip(), (title or "").strip()
+    if not name or not title:
+        raise LicensingError("Give the signer's name and title (e.g. President).")
+    if application.signers.filter(name=name).exists():
+        raise LicensingError(f"{name} already signs this application.")
+    signer = ApplicationSigner.objects.create(
+        application=application, name=name, title=title, position=application.signers.count() + 1
+    )
+    audit_record(
+        actor=actor, action="licensing.application.add_signer", obj=application, data={"name": name, "title": title}
+    )
+    return signer

@@ -7,10 +7,8 @@ trail in one transaction. Links from deposits to draws are written by
 """
 
 import datetime
-import hashlib
 from decimal import Decimal
 
-from django.core.files.base import ContentFile
 from django.db import transaction
 
 from core.audit import audit_record
@@ -22,12 +20,13 @@ from licensing.models import (
     Deposit,
     DonatedPrize,
     Expense,
+    ExpenseCategory,
     ExpenseKind,
-    IssuedReport,
     Licence,
     PaymentMethod,
     TrustAccount,
 )
+from licensing.services.trust_guard import check_spending
 
 MIN_SIGNING_OFFICERS = 2  # R:L12
 
@@ -236,10 +235,15 @@ def expense_record(
     reference: str,
     method: str = PaymentMethod.CHEQUE,
     approved_use: ApprovedUse | None = None,
+    category: str = ExpenseCategory.OTHER,
+    cheque_image=None,
+    fee_period: int | None = None,
 ) -> Expense:
     """Money out of the trust account that is not a prize. Withdrawals are by
     cheque (L12); spending net proceeds needs a use approved before the money
-    is spent (L11)."""
+    is spent (L11); no cheque may leave less than the jackpot and the unpaid
+    prizes in the account (L10). Fees the bank or a supplier deducts
+    themselves are recorded with `deduction_record`."""
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     if kind not in ExpenseKind.values:
         raise LicensingError("Say whether this is an expense of the lottery or a use of net proceeds.")
@@ -249,7 +253,13 @@ def expense_record(
     if not (reference or "").strip():
         raise LicensingError("Give the cheque number (withdrawals from the trust account are by cheque).", rule="L12")
     if method != PaymentMethod.CHEQUE:  # R:L12
-        raise LicensingError("Withdrawals from the lottery trust account are by cheque only.", rule="L12")
+        raise LicensingError(
+            "Withdrawals from the lottery trust account are by cheque only. A bank charge or a fee "
+            "the supplier deducted is recorded as a deduction, with the statement that shows it.",
+            rule="L12",
+        )
+    if category not in ExpenseCategory.values:
+        raise LicensingError("Choose the kind of expense (licence fee, advertising, printing, ...).")
     if kind == ExpenseKind.PROCEEDS_USE:
         if approved_use is None:  # R:L11
             raise LicensingError(
@@ -272,9 +282,13 @@ def expense_record(
             "An expense of the lottery is not a use of net proceeds; leave the approved "
             "use empty or record it as a use of net proceeds."
         )
-    expense = Expense.objects.create(
+    if fee_period is not None and category != ExpenseCategory.LICENCE_FEE:
+        raise LicensingError("Only a licence fee pays a four-draw period; choose the licence fee category.")
+    check_spending(licence, amount)  # R:L10
+    expense = Expense(
         licence=licence,
         kind=kind,
+        category=category if kind == ExpenseKind.EXPENSE else ExpenseCategory.OTHER,
         approved_use=approved_use,
         paid_on=paid_on,
         amount=amount,
@@ -282,14 +296,20 @@ def expense_record(
         description=description.strip()[:200],
         method=method,
         reference=reference.strip()[:60],
+        fee_period=fee_period,
         recorded_by=actor,
     )
+    if cheque_image:
+        expense.cheque_image = cheque_image
+    expense.save()
     audit_record(
         actor=actor,
         action="licensing.expense.record",
         obj=expense,
         data={
             "kind": kind,
+            "category": expense.category,
+            "fee_period": fee_period,
             "amount": amount,
             "paid_on": paid_on,
             "payee": expense.payee,
@@ -324,61 +344,3 @@ def donated_prize_record(
         data={"description": prize.description, "donor": prize.donor, "value": value},
     )
     return prize
-
-
-@transaction.atomic
-def report_issue(
-    *,
-    actor,
-    licence: Licence,
-    kind: str,
-    file_format: str,
-    content: bytes,
-    period: int | None = None,
-    fee: Decimal | None = None,
-    due_on: datetime.date | None = None,
-) -> IssuedReport:
-    """Keep a report exactly as it was generated and sent: the file, its
-    SHA-256, who generated it and when (R1, R2)."""
-    licence = Licence.objects.select_for_update().get(pk=licence.pk)
-    digest = hashlib.sha256(content).hexdigest()
-    part = f"-{period}" if period else ""
-    report = IssuedReport(
-        licence=licence,
-        kind=kind,
-        period=period,
-        file_format=file_format,
-        sha256=digest,
-        size=len(content),
-        fee=fee,
-        due_on=due_on,
-        generated_by=actor,
-    )
-    report.file.save(f"{licence.number}-{kind}{part}-{digest[:12]}.{file_format}", ContentFile(content), save=False)
-    report.full_clean()
-    report.save()
-    audit_record(
-        actor=actor,
-        action="licensing.report.issue",
-        obj=report,
-        data={
-            "kind": kind,
-            "period": period,
-            "format": file_format,
-            "sha256": digest,
-            "size": len(content),
-            "fee": fee,
-            "due_on": due_on,
-            "file": report.file.name,
-        },
-    )
-    return report
-
-
-def report_file_intact(report: IssuedReport) -> bool:
-    """Does the stored file still hash to what was recorded when it was issued?"""
-    try:
-        with report.file.open("rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest() == report.sha256
-    except (OSError, ValueError):
-        return False  # the file is gone

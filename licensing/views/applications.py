@@ -3,9 +3,10 @@
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 
 from core.errors import DomainError
-from core.pdf import pdf_response, render_pdf
+from core.pdf import pdf_response
 from core.roles import ADMINISTRATOR, AUDITOR, TREASURER, role_required, user_has_role
 from licensing import selectors, services
 from licensing.forms import (
@@ -15,8 +16,11 @@ from licensing.forms import (
     DocumentForm,
     EligibilityForm,
     ScheduleForm,
+    SignerForm,
 )
-from licensing.models import ApplicationStatus, Eligibility, Licence, LicenceAmendment, Organisation
+from licensing.models import ApplicationStatus, Eligibility, Licence, LicenceAmendment, Organisation, SafetyPlan
+from licensing.package import application_package_pdf
+from licensing.terms import licence_terms_on
 
 READERS = (ADMINISTRATOR, TREASURER, AUDITOR)
 WRITERS = (ADMINISTRATOR, TREASURER)
@@ -66,7 +70,8 @@ def application_detail(request, application_id: int):
     schedule_form = ScheduleForm(
         initial={"lines": "\n".join(f"{p.draw_on:%Y-%m-%d}, {p.max_sales}" for p in application.planned_draws.all())}
     )
-    document_form = DocumentForm()
+    document_form = DocumentForm(application=application)
+    signer_form = SignerForm()
     if request.method == "POST":
         if not user_has_role(request.user, *WRITERS):
             raise PermissionDenied
@@ -82,13 +87,33 @@ def application_detail(request, application_id: int):
             ):
                 return redirect("application_detail", application.pk)
         elif action == "document":
-            document_form = DocumentForm(request.POST, request.FILES)
+            document_form = DocumentForm(request.POST, request.FILES, application=application)
             if document_form.is_valid() and _run(
                 request,
                 services.application_attach_document,
                 "Document attached.",
                 application=application,
                 **document_form.cleaned_data,
+            ):
+                return redirect("application_detail", application.pk)
+        elif action == "signer":
+            signer_form = SignerForm(request.POST)
+            if signer_form.is_valid() and _run(
+                request,
+                services.application_add_signer,
+                "Signer added.",
+                application=application,
+                **signer_form.cleaned_data,
+            ):
+                return redirect("application_detail", application.pk)
+        elif action == "safety_plan":
+            plan = get_object_or_404(SafetyPlan, pk=request.POST.get("plan"), organisation=application.organisation)
+            if _run(
+                request,
+                services.application_attach_safety_plan,
+                f"Safety and security plan version {plan.version} attached.",
+                application=application,
+                plan=plan,
             ):
                 return redirect("application_detail", application.pk)
         elif action == "licence":
@@ -108,6 +133,9 @@ def application_detail(request, application_id: int):
     context.update(
         schedule_form=schedule_form,
         document_form=document_form,
+        signer_form=signer_form,
+        signers=application.signers.all(),
+        latest_plan=SafetyPlan.objects.filter(organisation=application.organisation).first(),
         is_draft=application.status == ApplicationStatus.DRAFT,
         licences=Licence.objects.filter(organisation=application.organisation, application__isnull=True),
     )
@@ -117,10 +145,7 @@ def application_detail(request, application_id: int):
 @role_required(*READERS)
 def application_pdf(request, application_id: int):
     application = get_object_or_404(selectors.application_list(), pk=application_id)
-    context = selectors.application_summary(application)
-    context["footer_left"] = f"Application package · {application.organisation.name}"
-    pdf = render_pdf("pdf/application_summary.html", context, request=request)
-    return pdf_response(pdf, f"application-{application.pk}.pdf")
+    return pdf_response(application_package_pdf(application), f"application-{application.pk}-package.pdf")
 
 
 @role_required(*WRITERS)
@@ -153,7 +178,7 @@ def eligibility_edit(request, organisation_id: int):
 @role_required(*WRITERS)
 def licence_amend(request, licence_id: int):
     licence = get_object_or_404(selectors.licence_list(), pk=licence_id)
-    form = AmendmentForm(request.POST or None)
+    form = AmendmentForm(request.POST or None, request.FILES or None)
     approval = ApprovalForm(request.POST or None, prefix="approve")
     if request.method == "POST" and request.POST.get("action") == "approve":
         amendment = get_object_or_404(LicenceAmendment, pk=request.POST.get("amendment"), licence=licence)
@@ -168,8 +193,8 @@ def licence_amend(request, licence_id: int):
     elif request.method == "POST" and form.is_valid():
         if _run(
             request,
-            services.licence_amend_channel,
-            "Amendment requested; record the AGCO's approval when it arrives.",
+            services.licence_amend,
+            "Amendment requested; nothing changes until you record the authority's approval.",
             licence=licence,
             **form.cleaned_data,
         ):
@@ -181,6 +206,7 @@ def licence_amend(request, licence_id: int):
             "licence": licence,
             "form": form,
             "approval": ApprovalForm(prefix="approve"),
-            "amendments": licence.amendments.all(),
+            "amendments": licence.amendments.prefetch_related("draws"),
+            "terms": licence_terms_on(licence, timezone.localdate()),
         },
     )

@@ -67,6 +67,7 @@ class DrawAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             "opts": self.model._meta,
             "title": f"{draw.event} — draw {draw.number}",
             "draw": draw,
+            "step": draw.next_step,  # the table's row: what the next step is called
             "form": form,
         }
         return TemplateResponse(request, "admin/raffle/draw/step.html", context)
@@ -103,12 +104,12 @@ class CardDestructionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "draw",
         "card",
         "method",
-        "destroyed_by",
-        "verified_by",
+        "destroyed_by_name",
+        "verified_by_name",
         "destroyed_at",
         "destroyer_authenticated_at",
         "verifier_authenticated_at",
     ]
     list_filter = ["method", "draw__event"]
-    list_select_related = ["draw", "destroyed_by", "verified_by"]
-    search_fields = ["card", "destroyed_by__full_name", "verified_by__full_name"]
+    list_select_related = ["draw"]
+    search_fields = ["card", "destroyed_by_name", "verified_by_name"]

@@ -1,11 +1,10 @@
 """Forms by page area: `drawnight` (the draw's steps), `rules` (Rules of Play,
-exit strategy), `sales`, `treasury`, `audit` (the integrity registers). They
-only parse input; the services decide. Re-exported here so
+exit strategy), `sales`, `supplier` (imports from the registered supplier),
+`treasury`, `audit` (the integrity registers). They only parse input; the services decide. Re-exported here so
 `from raffle.forms import X` keeps working."""
 
 from raffle.forms.audit import RegistrarNotificationForm, VideoForm
 from raffle.forms.drawnight import (
-    STEP_FORMS,
     CloseSalesForm,
     ConfirmForm,
     DestructionForm,
@@ -23,6 +22,7 @@ from raffle.forms.drawnight import (
 )
 from raffle.forms.rules import MustGoForm, RulesSettingsForm
 from raffle.forms.sales import IssueRollForm, ReturnRollForm, SaleForm, VoidForm
+from raffle.forms.supplier import SupplierImportForm, SupplierWinningTicketForm
 from raffle.forms.treasury import (
     ApprovedUseForm,
     ContactAttemptForm,
@@ -37,7 +37,8 @@ from raffle.forms.treasury import (
 )
 
 __all__ = [
-    "STEP_FORMS",
+    "SupplierImportForm",
+    "SupplierWinningTicketForm",
     "ApprovedUseForm",
     "CloseSalesForm",
     "ConfirmForm",

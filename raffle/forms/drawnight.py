@@ -2,8 +2,6 @@
 
 from django import forms
 
-from raffle.models import DrawState
-
 
 class CloseSalesForm(forms.Form):
     """Sales close on the tickets' total; the counted cash is checked against it (T11)."""
@@ -148,13 +146,3 @@ class RngMustGoRedrawForm(MustGoRedrawForm):
 
 class ConfirmForm(forms.Form):
     """A step with no input: a button, guarded by CSRF like every form."""
-
-
-STEP_FORMS = {
-    DrawState.SCHEDULED: ConfirmForm,
-    DrawState.SELLING: CloseSalesForm,
-    DrawState.SALES_CLOSED: ConfirmForm,
-    DrawState.ANNOUNCED: WinningTicketForm,
-    DrawState.TICKET_DRAWN: EnvelopeForm,
-    DrawState.ENVELOPE_CHOSEN: RevealCardForm,
-}

@@ -3,7 +3,7 @@
 
 from django import forms
 
-from licensing.models import ApprovedUse, BonaFideMember, ExpenseKind, PaymentMethod
+from licensing.models import ApprovedUse, BonaFideMember, ExpenseCategory, ExpenseKind, PaymentMethod
 from raffle.models import Draw, DrawState, PrizeKind
 
 DATE = forms.DateInput(attrs={"type": "date"})
@@ -26,7 +26,7 @@ class SigningOfficersForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["signing_officers"].queryset = BonaFideMember.objects.filter(
             organisation=licence.organisation, is_active=True
-        )
+        ).select_related("organisation")  # each choice's label names the organisation
 
 
 class TrustAccountForm(SigningOfficersForm):
@@ -106,6 +106,12 @@ class ApprovedUseForm(forms.Form):
 
 class ExpenseForm(forms.Form):
     kind = forms.ChoiceField(choices=ExpenseKind.choices, label="Kind")
+    category = forms.ChoiceField(
+        choices=ExpenseCategory.choices,
+        label="Category (for an expense)",
+        initial=ExpenseCategory.OTHER,
+        required=False,
+    )
     approved_use = forms.ModelChoiceField(
         queryset=ApprovedUse.objects.none(), required=False, label="Approved use (for net proceeds)"
     )
@@ -114,6 +120,7 @@ class ExpenseForm(forms.Form):
     payee = forms.CharField(label="Paid to", max_length=150)
     description = forms.CharField(label="For", max_length=200)
     reference = forms.CharField(label="Cheque number", max_length=60)
+    cheque_image = forms.FileField(label="Scan of the cheque", required=False)
 
     def __init__(self, *args, licence, **kwargs):
         super().__init__(*args, **kwargs)

@@ -1,13 +1,16 @@
 """Models of the game, one module per entity; import them from here.
 
-Models hold fields, constraints and the draw's transition table; every write
+Models hold fields, constraints and the draw's step table (`draw_steps`); every write
 that matters goes through `raffle.services`.
 """
 
 from raffle.models.compliance import IssueKind, NotificationMethod, RegistrarNotification  # noqa: F401
 from raffle.models.deck import COMMITMENT_DOMAIN, DeckCommitment, deck_commitment_hash  # noqa: F401
 from raffle.models.draw import (  # noqa: F401
+    BEFORE_WINNING_TICKET,
     DRAW_IN_PROGRESS,
+    DRAW_ORDER,
+    DRAW_STEPS,
     DRAW_TRANSITIONS,
     MUST_GO_SETTABLE,
     MUST_GO_TRANSITIONS,
@@ -18,6 +21,7 @@ from raffle.models.draw import (  # noqa: F401
     DrawState,
     MustGoReason,
     MustGoTicket,
+    Step,
 )
 from raffle.models.event import (  # noqa: F401
     DEFAULT_UNCLAIMED_POLICY,
@@ -40,6 +44,13 @@ from raffle.models.payments import (  # noqa: F401
     PrizePayment,
     UnclaimedPrize,
     add_months,
+)
+from raffle.models.publication import WinnersPublication  # noqa: F401
+from raffle.models.supplier import (  # noqa: F401
+    SettlementDeduction,
+    SupplierImport,
+    SupplierResult,
+    SupplierSettlement,
 )
 from raffle.models.results import WinnerNameConsent  # noqa: F401
 from raffle.models.ticket import (  # noqa: F401

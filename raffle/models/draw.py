@@ -8,43 +8,37 @@ from core.models import AppendOnlyModel
 from core.money import Rounding
 from licensing.models import BonaFideMember
 from raffle.cards import ACE_OF_SPADES, CARD_CHOICES, card_name
+from raffle.models.draw_steps import (
+    BEFORE_WINNING_TICKET,
+    DRAW_IN_PROGRESS,
+    DRAW_ORDER,
+    DRAW_STEPS,
+    DRAW_TRANSITIONS,
+    MUST_GO_SETTABLE,
+    MUST_GO_TRANSITIONS,
+    DrawState,
+    Step,
+    next_step,
+)
 from raffle.models.event import Envelope, Event, money_field
 
-
-class DrawState(models.TextChoices):
-    SCHEDULED = "scheduled", "Scheduled"
-    SELLING = "selling", "Selling tickets"
-    SALES_CLOSED = "sales_closed", "Sales closed"
-    ANNOUNCED = "announced", "Announced"
-    TICKET_DRAWN = "ticket_drawn", "Winning ticket drawn"
-    ENVELOPE_CHOSEN = "envelope_chosen", "Envelope chosen"
-    CARD_REVEALED = "card_revealed", "Card revealed"
-    CLOSED = "closed", "Closed"
-
-
-# R:D8 The draw's steps, as data: each state and the one state that may follow
-# it. No step may be skipped, repeated or undone.
-DRAW_TRANSITIONS: dict[str, set[str]] = {
-    DrawState.SCHEDULED: {DrawState.SELLING},
-    DrawState.SELLING: {DrawState.SALES_CLOSED},
-    DrawState.SALES_CLOSED: {DrawState.ANNOUNCED},
-    DrawState.ANNOUNCED: {DrawState.TICKET_DRAWN},
-    DrawState.TICKET_DRAWN: {DrawState.ENVELOPE_CHOSEN},
-    DrawState.ENVELOPE_CHOSEN: {DrawState.CARD_REVEALED},
-    DrawState.CARD_REVEALED: {DrawState.CLOSED},
-    DrawState.CLOSED: set(),
-}
-
-# R:P7 the one move back, allowed only in a must-go final draw whose card is
-# not the ace: another winning ticket is drawn and another envelope opened.
-MUST_GO_TRANSITIONS: dict[str, set[str]] = {
-    DrawState.CARD_REVEALED: {DrawState.TICKET_DRAWN},
-}
-# States from which a draw may still be made the must-go final draw.
-MUST_GO_SETTABLE = [DrawState.SCHEDULED, DrawState.SELLING, DrawState.SALES_CLOSED, DrawState.ANNOUNCED]
-
-# States in which a draw is under way; at most one draw per event is.
-DRAW_IN_PROGRESS = [s for s in DrawState.values if s not in (DrawState.SCHEDULED, DrawState.CLOSED)]
+__all__ = [
+    "BEFORE_WINNING_TICKET",
+    "DRAW_IN_PROGRESS",
+    "DRAW_ORDER",
+    "DRAW_STEPS",
+    "DRAW_TRANSITIONS",
+    "MUST_GO_SETTABLE",
+    "MUST_GO_TRANSITIONS",
+    "CardDestruction",
+    "DestructionMethod",
+    "Draw",
+    "DrawOutcome",
+    "DrawState",
+    "MustGoReason",
+    "MustGoTicket",
+    "Step",
+]
 
 
 class MustGoReason(models.TextChoices):
@@ -89,6 +83,16 @@ class Draw(models.Model):
     )
     must_go_reason = models.CharField(max_length=20, choices=MustGoReason.choices, blank=True)
 
+    # Running totals of the draw's sales, kept in the same transaction as each
+    # sale, void and roll return, so a sale's checks read them in constant time
+    # (`reconcile_draw_totals` proves them against the rows). A draw's tickets
+    # are numbered densely, so the last seq taken is tickets_valid + tickets_void.
+    sales_amount = money_field(default=0, help_text="Valid sales so far (running total).")
+    sales_valid = models.PositiveIntegerField(default=0)
+    sales_void = models.PositiveIntegerField(default=0)
+    tickets_valid = models.PositiveIntegerField(default=0)
+    tickets_void = models.PositiveIntegerField(default=0)
+
     sales_opened_at = models.DateTimeField(null=True, blank=True)
     sales_closed_at = models.DateTimeField(null=True, blank=True)
     announced_at = models.DateTimeField(null=True, blank=True)
@@ -116,6 +120,7 @@ class Draw(models.Model):
                     "jackpot_before",
                     "jackpot_after",
                     "jackpot_awarded",
+                    "sales_amount",
                 )
             ],
             # R:P1 the three parts add up to the sales exactly.
@@ -141,20 +146,29 @@ class Draw(models.Model):
     def __str__(self) -> str:
         return f"Draw {self.number}"
 
+    @property
+    def next_step(self) -> Step | None:
+        """Its next step, from the table (`raffle.models.draw_steps`)."""
+        return next_step(self)
+
     def can_transition_to(self, state: str) -> bool:
-        if self.must_go and self.state == DrawState.CARD_REVEALED:
-            # R:P7 a must-go draw closes only on the ace; any other card sends
-            # it back to draw another ticket.
-            return state == DrawState.CLOSED if self.is_ace else state in MUST_GO_TRANSITIONS[self.state]
-        return state in DRAW_TRANSITIONS[self.state]
+        # R:P7 a must-go draw closes only on the ace; any other card sends it
+        # back to draw another ticket (the table's rows say which applies).
+        step = next_step(self)
+        return step is not None and step.to == state
 
     @property
     def is_ace(self) -> bool:
         return self.envelope is not None and self.envelope.card == ACE_OF_SPADES and self.envelope.is_open
 
     @property
+    def last_seq(self) -> int:
+        """The last ticket number taken in this draw (seq is dense from 1)."""
+        return self.tickets_valid + self.tickets_void
+
+    @property
     def step_number(self) -> int:
-        return list(DRAW_TRANSITIONS).index(self.state)
+        return DRAW_ORDER.index(self.state)
 
 
 class DestructionMethod(models.TextChoices):
@@ -181,6 +195,12 @@ class CardDestruction(AppendOnlyModel):
     destroyer_authenticated_at = models.DateTimeField(null=True, blank=True)
     verifier_authenticated_at = models.DateTimeField(null=True, blank=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # R:E3 the names and roles as they were when signed: renaming a member
+    # later does not rewrite the log (the foreign keys say who, these what was signed).
+    destroyed_by_name = models.CharField(max_length=150, blank=True)
+    destroyed_by_role = models.CharField(max_length=60, blank=True)
+    verified_by_name = models.CharField(max_length=150, blank=True)
+    verified_by_role = models.CharField(max_length=60, blank=True)
 
     class Meta:
         ordering = ["draw__event", "draw__number"]

@@ -106,6 +106,12 @@ class Event(models.Model):
         help_text="The exit strategy: how the holders of a must-go final draw are paid (P7).",
     )
     unclaimed_prize_policy = models.TextField(default=DEFAULT_UNCLAIMED_POLICY)
+    max_tickets_per_person = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="The most tickets one person (same name and contact) may buy for one draw, as the Rules of "
+        "Play state; empty for no limit.",
+    )
     rules_submitted_on = models.DateField(
         null=True, blank=True, help_text="Day the Rules of Play went to the regulator for review (T12)."
     )

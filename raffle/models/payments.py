@@ -62,6 +62,9 @@ class PrizePayment(models.Model):
     reference = models.CharField(max_length=60, help_text="Cheque number or transfer reference.")
     paid_on = models.DateField()
     payee = models.CharField(max_length=150)
+    cheque_image = models.FileField(
+        upload_to="cheques/%Y/", blank=True, help_text="A scan of the cheque, annexed to the four-draw report (R1)."
+    )
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(default=timezone.now, editable=False)
 

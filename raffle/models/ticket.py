@@ -87,6 +87,10 @@ class Sale(models.Model):
     roll = models.ForeignKey(TicketRoll, null=True, blank=True, on_delete=models.PROTECT, related_name="sales")
     purchaser_name = models.CharField(max_length=150, blank=True)
     purchaser_contact = models.CharField(max_length=200, blank=True, help_text="Phone or e-mail.")
+    purchaser_address = models.CharField(max_length=300, blank=True)
+    supplier_order = models.CharField(
+        max_length=60, blank=True, help_text="The order number in the supplier's system (imported sales)."
+    )
     envelope_pick = models.PositiveSmallIntegerField(null=True, blank=True)
     device = models.CharField(max_length=60, blank=True, help_text="Point-of-sale device or seller.")
     sold_by = models.ForeignKey(
@@ -102,7 +106,11 @@ class Sale(models.Model):
 
     class Meta:
         ordering = ["draw", "sold_at", "id"]
-        indexes = [models.Index(fields=["draw", "voided_at"], name="sale_draw_void")]
+        indexes = [
+            models.Index(fields=["draw", "voided_at"], name="sale_draw_void"),
+            # The sales page's latest sales of a draw, read backwards from the index.
+            models.Index(fields=["draw", "sold_at", "id"], name="sale_draw_recent"),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(units__gte=1), name="sale_units_positive"),
             models.CheckConstraint(condition=Q(ticket_count__gte=1), name="sale_ticket_count_positive"),
@@ -131,15 +139,28 @@ class Ticket(models.Model):
     densely from 1, so the winner is picked by a uniform random index on an
     index instead of sorting a million rows."""
 
-    licence = models.ForeignKey(Licence, on_delete=models.PROTECT, related_name="+", db_index=False)
-    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="tickets", db_index=False)
-    sale = models.ForeignKey(Sale, on_delete=models.PROTECT, related_name="tickets")
+    # Built for bulk (docs/architecture.md, "Ticket rows"): no per-row foreign
+    # key checks. One statement-level trigger checks each insert's tickets
+    # against their sales at once (the ticket's licence and draw are its
+    # sale's); sales are never deleted and a ticket's keys never change
+    # (migration 0013).
+    licence = models.ForeignKey(
+        Licence, on_delete=models.PROTECT, related_name="+", db_index=False, db_constraint=False
+    )
+    draw = models.ForeignKey(
+        Draw, on_delete=models.PROTECT, related_name="tickets", db_index=False, db_constraint=False
+    )
+    sale = models.ForeignKey(
+        Sale, on_delete=models.PROTECT, related_name="tickets", db_index=False, db_constraint=False
+    )
     serial = models.CharField(max_length=40)
     seq = models.PositiveIntegerField()
     is_void = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["draw_id", "seq"]  # the (draw, seq) index, not the draw model's ordering
+        # A sale's tickets in seq order, and its first and last serial, from the index.
+        indexes = [models.Index(fields=["sale", "seq"], name="ticket_sale_seq")]
         constraints = [
             # R:T3 no duplicate serial among all draws under a licence, in the database.
             # Serial first, so the index also serves the admin's search by serial.
@@ -177,6 +198,7 @@ class DrawPool(models.Model):
 class SelectionMethod(models.TextChoices):
     RNG = "rng", "Drawn by the cryptographic RNG"
     CONTAINER = "container", "Drawn from the container, serial typed twice"
+    SUPPLIER = "supplier", "Drawn by the registered supplier's system"
 
 
 class WinnerSelection(models.Model):
@@ -190,6 +212,9 @@ class WinnerSelection(models.Model):
     pool_size = models.PositiveIntegerField(help_text="Valid tickets drawn from.")
     pool_max_seq = models.PositiveIntegerField()
     rng_picks = models.JSONField(default=list, blank=True, help_text="Every index the RNG produced, in order.")
+    rng_reference = models.CharField(
+        max_length=120, blank=True, help_text="The supplier system's reference of its RNG draw (D5)."
+    )
     selected_at = models.DateTimeField(default=timezone.now)
     selected_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
     claimed_at = models.DateTimeField(null=True, blank=True)

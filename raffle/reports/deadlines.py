@@ -2,17 +2,26 @@
 first day unsold and non-winning tickets may be destroyed (T6), the end of
 video retention (D4), unclaimed prizes' six-month date (P5) and the licence's
 expiry, and any audited financial statement the Registrar asked for (R3).
-Also as an iCalendar feed (RFC 5545, written by hand)."""
+Also as an iCalendar feed (RFC 5545, built with the `icalendar` library)."""
 
 import datetime
 import hashlib
 from dataclasses import dataclass
 
+import icalendar
+from django.conf import settings
 from django.utils import timezone
 
 from licensing.models import AuditedStatementRequest, IssuedReport, ReportKind
 from raffle.models import Draw, DrawState, Event, UnclaimedPrize
-from raffle.reports.builders import DRAWS_PER_PERIOD, FINAL_DUE_DAYS, FOUR_DRAW_DUE_DAYS, period_of
+from raffle.reports.builders import (
+    DRAWS_PER_PERIOD,
+    FINAL_DUE_DAYS,
+    FOUR_DRAW_DUE_DAYS,
+    licence_end,
+    period_of,
+    report_day,
+)
 
 TICKET_KEEP_DAYS = 30  # R:T6
 VIDEO_KEEP_DAYS = 30  # R:D4
@@ -48,9 +57,10 @@ def event_deadlines(event: Event, *, today: datetime.date | None = None) -> list
     issued = set(IssuedReport.objects.filter(licence=licence).values_list("kind", "period"))
     out: list[Deadline] = []
     by_period: dict[int, list[Draw]] = {}
+    ended = bool(licence_end(event, today=today))
     for d in draws:
         by_period.setdefault(period_of(d.number), []).append(d)
-        day = timezone.localdate(d.scheduled_at)
+        day = report_day(d)
         if not d.is_imported:
             out.append(
                 Deadline(
@@ -70,8 +80,8 @@ def event_deadlines(event: Event, *, today: datetime.date | None = None) -> list
                     )
                 )
     for period, period_draws in by_period.items():
-        if len(period_draws) == DRAWS_PER_PERIOD or event.is_concluded:
-            last = timezone.localdate(period_draws[-1].scheduled_at)
+        if len(period_draws) == DRAWS_PER_PERIOD or ended:
+            last = report_day(period_draws[-1])
             first = DRAWS_PER_PERIOD * period - 3
             out.append(
                 Deadline(
@@ -82,8 +92,8 @@ def event_deadlines(event: Event, *, today: datetime.date | None = None) -> list
                     rule="R1",
                 )
             )
-    if event.is_concluded and draws:
-        last = timezone.localdate(draws[-1].scheduled_at)
+    if ended and draws:  # R:R5 however the licence ended
+        last = report_day(draws[-1])
         out.append(
             Deadline(
                 last + datetime.timedelta(days=FINAL_DUE_DAYS),
@@ -119,49 +129,31 @@ def event_deadlines(event: Event, *, today: datetime.date | None = None) -> list
     return sorted(out, key=lambda d: (d.on, d.what))
 
 
-def _escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n")
-
-
-def _fold(line: str) -> str:
-    """RFC 5545 3.1: lines longer than 75 octets are folded (CRLF + space)."""
-    data = line.encode()
-    if len(data) <= 75:
-        return line
-    parts, chunk = [], b""
-    for char in line:
-        encoded = char.encode()
-        if len(chunk) + len(encoded) > (75 if not parts else 74):
-            parts.append(chunk.decode())
-            chunk = b""
-        chunk += encoded
-    parts.append(chunk.decode())
-    return "\r\n ".join(parts)
-
-
 def deadlines_ics(event: Event, deadlines: list[Deadline], *, host: str = "catch-the-ace") -> str:
-    stamp = timezone.now().astimezone(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        "PRODID:-//Catch the Ace//Treasury deadlines//EN",
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
-        f"X-WR-CALNAME:{_escape(event.name)} deadlines",
-    ]
+    """The deadlines as an iCalendar feed (RFC 5545) built by the `icalendar`
+    library: escaping, line folding and value types as calendar clients expect.
+    Each deadline is an all-day event with a UID stable across feeds, so a
+    subscribed calendar updates it instead of adding a copy; a deadline met
+    is sent as CANCELLED."""
+    licence = event.licence
+    calendar = icalendar.Calendar()
+    calendar.add("version", "2.0")
+    calendar.add("prodid", "-//Catch the Ace//Treasury deadlines//EN")
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("method", "PUBLISH")
+    calendar.add("x-wr-calname", f"{event.name} deadlines")
+    calendar.add("x-wr-timezone", settings.TIME_ZONE)
+    stamp = timezone.now().astimezone(datetime.UTC).replace(microsecond=0)
     for d in deadlines:
-        lines += [
-            "BEGIN:VEVENT",
-            f"UID:{d.uid(event.licence.number, host)}",
-            f"DTSTAMP:{stamp}",
-            f"DTSTART;VALUE=DATE:{d.on:%Y%m%d}",
-            f"DTEND;VALUE=DATE:{d.on + datetime.timedelta(days=1):%Y%m%d}",
-            f"SUMMARY:{_escape(d.what)}",
-            f"DESCRIPTION:{_escape(f'{event.licence.number}, {event.licence.organisation.name}. Rule {d.rule}.')}",
-            f"CATEGORIES:{d.kind.upper()}",
-            f"STATUS:{'CANCELLED' if d.done else 'CONFIRMED'}",
-            "TRANSP:TRANSPARENT",
-            "END:VEVENT",
-        ]
-    lines.append("END:VCALENDAR")
-    return "".join(_fold(line) + "\r\n" for line in lines)
+        entry = icalendar.Event()
+        entry.add("uid", d.uid(licence.number, host))
+        entry.add("dtstamp", stamp)
+        entry.add("dtstart", d.on)
+        entry.add("dtend", d.on + datetime.timedelta(days=1))
+        entry.add("summary", d.what)
+        entry.add("description", f"{licence.number}, {licence.organisation.name}. Rule {d.rule}.")
+        entry.add("categories", [d.kind.upper()])
+        entry.add("status", "CANCELLED" if d.done else "CONFIRMED")
+        entry.add("transp", "TRANSPARENT")
+        calendar.add_component(entry)
+    return calendar.to_ical().decode()

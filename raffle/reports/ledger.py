@@ -1,5 +1,6 @@
-"""The draw ledger: export (one row per finished draw) and the import of a
-running raffle's history from another system's records.
+"""The draw ledger: export (one row per finished draw) and the plan of the
+import of a running raffle's history from another system's records (the
+import itself is the service `raffle.services.history.history_import`).
 
 Export columns, exactly and in this order:
 draw_number,draw_date,ticket_sales,draw_prize,jackpot_contribution,
@@ -18,34 +19,26 @@ import io
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db import transaction
 from django.utils import timezone
 
-from core.audit import audit_record
 from core.csvsafe import csv_text
 from core.errors import DomainError
 from core.money import (
-    DRAW_PRIZE_PERCENT,
-    JACKPOT_PERCENT,
-    LICENSEE_PERCENT,
     MoneyError,
     parse_amount,
-    split_sales,
 )
-from licensing.models import Licence
-from licensing.services import licence_conclude
 from raffle.cards import ACE_OF_SPADES, card_name, parse_card
 from raffle.errors import RaffleError
 from raffle.models import (
     DRAW_IN_PROGRESS,
     ENVELOPE_COUNT,
     Draw,
-    DrawOutcome,
     DrawState,
     Envelope,
     Event,
     EventStatus,
 )
+from raffle.services.draw_sales import close_sales_figures
 
 LEDGER_COLUMNS = [
     "draw_number",
@@ -245,17 +238,23 @@ def plan_import(event: Event, text: str, *, opening_jackpot=None) -> ImportPlan:
     plan = ImportPlan(event=event, rows=[], opening_jackpot=opening)
     jackpot = opening
     for line, number, date, sales, envelope, card, published in parsed:
-        split = split_sales(sales, rounding=event.rounding)  # R:P1
+        # R:P1 the figures of the close-sales step a live draw runs (`close_sales_figures`).
+        try:
+            figures = close_sales_figures(
+                Draw(event=event, number=number, is_imported=True), ticket_sales=sales, jackpot_before=jackpot
+            )
+        except DomainError as error:
+            raise ImportRefused([f"row {line} (draw {number}): {error}"]) from None
         planned = PlannedDraw(
             line=line,
             number=number,
             date=date,
-            sales=sales,
-            draw_prize=split.draw_prize,
-            jackpot_contribution=split.jackpot_contribution,
-            licensee_share=split.licensee_share,
-            jackpot_before=jackpot,
-            jackpot_after=jackpot + split.jackpot_contribution,
+            sales=figures.sales,
+            draw_prize=figures.split.draw_prize,
+            jackpot_contribution=figures.split.jackpot_contribution,
+            licensee_share=figures.split.licensee_share,
+            jackpot_before=figures.jackpot_before,
+            jackpot_after=figures.jackpot_after,
             envelope=envelope,
             card=card,
         )
@@ -267,106 +266,4 @@ def plan_import(event: Event, text: str, *, opening_jackpot=None) -> ImportPlan:
                 )
         jackpot = planned.jackpot_after
         plan.rows.append(planned)
-    return plan
-
-
-def _scheduled_at(event: Event, day: datetime.date) -> datetime.datetime:
-    at = timezone.localtime(event.first_draw_at).time()
-    return timezone.make_aware(datetime.datetime.combine(day, at))
-
-
-@transaction.atomic
-def history_import(
-    *, actor, licence: Licence, text: str, opening_jackpot=None, dry_run: bool = False, accept_mismatches: bool = False
-) -> ImportPlan:
-    """Import a running raffle's draws, all or none. Imported draws are closed,
-    marked `is_imported`, carry their sales as totals and have no tickets; the
-    draw after them is scheduled and runs normally."""
-    event = Event.objects.select_for_update().filter(licence=licence).first()
-    if event is None:
-        raise ImportRefused([f"licence {licence.number} has no event yet; set the event up first"])
-    plan = plan_import(event, text, opening_jackpot=opening_jackpot)
-    if plan.mismatches and not accept_mismatches:
-        raise ImportRefused(
-            plan.mismatches
-            + [
-                "the published figures differ from the ones computed with the event's rounding rule "
-                f"({event.get_rounding_display().lower()}) and opening jackpot {plan.opening_jackpot}; check them, "
-                "or import anyway with the computed figures (--accept-mismatches)"
-            ]
-        )
-    if dry_run:
-        return plan
-    existing = {
-        d.number: d
-        for d in Draw.objects.select_for_update().filter(event=event, number__in=[r.number for r in plan.rows])
-    }
-    envelopes = {
-        e.number: e
-        for e in Envelope.objects.select_for_update().filter(event=event, number__in=[r.envelope for r in plan.rows])
-    }
-    for row in plan.rows:
-        at = _scheduled_at(event, row.date)
-        draw = existing.get(row.number) or Draw(event=event, number=row.number)
-        is_ace = row.card == ACE_OF_SPADES
-        for name, value in {
-            "scheduled_at": at,
-            "state": DrawState.CLOSED,
-            "is_imported": True,
-            "ticket_sales": row.sales,
-            "draw_prize": row.draw_prize,
-            "jackpot_contribution": row.jackpot_contribution,
-            "licensee_share": row.licensee_share,
-            "jackpot_before": row.jackpot_before,
-            "jackpot_after": row.jackpot_after,
-            "jackpot_awarded": row.jackpot_after if is_ace else None,
-            "rounding": event.rounding,
-            "draw_prize_percent": DRAW_PRIZE_PERCENT,
-            "jackpot_percent": JACKPOT_PERCENT,
-            "licensee_percent": LICENSEE_PERCENT,
-            "outcome": DrawOutcome.JACKPOT_WON if is_ace else DrawOutcome.ROLLOVER,
-            "sales_closed_at": at,
-            "announced_at": at,
-            "ticket_drawn_at": at,
-            "envelope_chosen_at": at,
-            "card_revealed_at": at,
-            "closed_at": at,
-        }.items():
-            setattr(draw, name, value)
-        draw.save()
-        envelope = envelopes[row.envelope]
-        envelope.card, envelope.opened_at, envelope.opened_in_draw = row.card, at, draw
-        envelope.save(update_fields=["card", "opened_at", "opened_in_draw"])
-        draw.envelope = envelope
-        draw.save(update_fields=["envelope"])
-    last = plan.rows[-1]
-    event.jackpot = 0 if plan.concludes else last.jackpot_after
-    fields = ["jackpot"]
-    if plan.concludes:  # R:P4 an imported Ace of Spades concludes the event like the live flow
-        event.status, event.concluded_at = EventStatus.CONCLUDED, timezone.now()
-        fields += ["status", "concluded_at"]
-    event.save(update_fields=fields)
-    audit_record(
-        actor=actor,
-        action="raffle.history.import",
-        obj=event,
-        data={
-            "licence": licence.number,
-            "draws": [r.number for r in plan.rows],
-            "opening_jackpot": plan.opening_jackpot,
-            "jackpot_after": last.jackpot_after,
-            "ticket_sales": sum((r.sales for r in plan.rows), Decimal(0)),
-            "mismatches_accepted": plan.mismatches,
-        },
-    )
-    if plan.concludes:
-        locked = Licence.objects.select_for_update().get(pk=licence.pk)
-        licence_conclude(actor=actor, licence=locked, reason=f"Ace of Spades found in imported draw {last.number}")
-    elif not Draw.objects.filter(event=event, number=last.number + 1).exists():
-        Draw.objects.create(
-            event=event,
-            number=last.number + 1,
-            scheduled_at=_scheduled_at(event, last.date) + datetime.timedelta(days=event.draw_interval_days),
-        )
-    plan.imported = True
     return plan

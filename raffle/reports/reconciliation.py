@@ -1,10 +1,17 @@
 """R:L12 each draw's ticket sales against the deposits that hold them.
 
+Each draw has one status that says what it means: `not yet due` (its deposit
+time has not run out and the sales are not all in), `deposited` (exactly its
+sales, in time), `short`, `over`, `late`, `not deposited` (nothing, and the
+time has run out), or `nothing to deposit` (no sales).
+
 Flags: `not deposited` (nothing yet), `short` (less than the sales), `over`
 (more than the sales), `late` (a deposit later than the account's allowance
 after the draw). Deposits whose parts do not add up to the slip are flagged
 `unallocated`: the trust account takes lottery money only, so every dollar on
-a slip must belong to a draw.
+a slip must belong to a draw. A draw whose registered supplier deposited its
+sales net of fees counts those fees (deductions with the settlement as
+evidence) with the deposit.
 """
 
 import datetime
@@ -16,7 +23,7 @@ from django.utils import timezone
 
 from core.money import ZERO
 from licensing.models import Deposit, TrustAccount
-from raffle.models import DepositCoverage, Draw, Event
+from raffle.models import DepositCoverage, Draw, Event, SupplierSettlement
 
 
 @dataclass
@@ -28,14 +35,28 @@ class DrawReconciliation:
     last_deposit_on: datetime.date | None
     due_by: datetime.date
     flags: list[str] = field(default_factory=list)
+    deducted: Decimal = ZERO  # fees the supplier kept, recorded as deductions (L12)
 
     @property
     def difference(self) -> Decimal:
-        return self.sales - self.deposited
+        return self.sales - self.deposited - self.deducted
 
     @property
     def ok(self) -> bool:
         return not self.flags
+
+    @property
+    def status(self) -> str:
+        """One word for the page and the reports; the worst flag when there is one."""
+        if self.flags:
+            return self.flags[0]
+        if self.sales == 0 and not self.slips:
+            return "nothing to deposit"
+        if self.draw.is_imported and not self.slips:
+            return "deposited before import"
+        if self.deposited + self.deducted < self.sales:  # not flagged yet: the deposit time has not run out
+            return "not yet due"
+        return "deposited"
 
 
 @dataclass
@@ -63,10 +84,16 @@ def draw_reconciliation(event: Event, *, draws=None, today: datetime.date | None
     coverage: dict[int, list[DepositCoverage]] = {}
     for row in DepositCoverage.objects.filter(draw__in=[d.pk for d in draws]).select_related("deposit"):
         coverage.setdefault(row.draw_id, []).append(row)
+    # R:L12 the supplier's fees, deducted before its deposit, count with it.
+    fees = {
+        s.draw_id: s.processing_fees + s.supplier_fees
+        for s in SupplierSettlement.objects.filter(draw__in=[d.pk for d in draws])
+    }
     lines = []
     for draw in draws:
         rows = coverage.get(draw.pk, [])
         deposited = sum((r.amount for r in rows), ZERO)
+        deducted = fees.get(draw.pk, ZERO)
         draw_day = timezone.localdate(draw.scheduled_at)
         due_by = draw_day + allowance
         last = max((r.deposit.deposited_on for r in rows), default=None)
@@ -74,6 +101,7 @@ def draw_reconciliation(event: Event, *, draws=None, today: datetime.date | None
             draw=draw,
             sales=draw.ticket_sales,
             deposited=deposited,
+            deducted=deducted,
             slips=sorted(r.deposit.slip_number for r in rows),
             last_deposit_on=last,
             due_by=due_by,
@@ -83,9 +111,9 @@ def draw_reconciliation(event: Event, *, draws=None, today: datetime.date | None
         elif not rows:
             if draw.ticket_sales > 0 and today > due_by:
                 line.flags.append("not deposited")
-        elif deposited < draw.ticket_sales:
+        elif deposited + deducted < draw.ticket_sales and today > due_by:
             line.flags.append("short")
-        elif deposited > draw.ticket_sales:
+        elif deposited + deducted > draw.ticket_sales:
             line.flags.append("over")
         if last and last > due_by:
             line.flags.append("late")

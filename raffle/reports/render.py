@@ -1,10 +1,15 @@
 """The reports as files: PDF through `core.pdf.render_pdf` (letter, page
 numbers, the licence number and organisation on every page) and CSV through
-`core.csvsafe` (formulas neutralised)."""
+`core.csvsafe` (formulas neutralised).
 
+CSV: one row per draw with named columns, then the totals as rows labelled
+in the first column (the label is repeated in `draw_number`, where the first
+exports put it)."""
+
+from core.audit import anchor_text
 from core.csvsafe import csv_text
 from core.pdf import render_pdf
-from raffle.reports.builders import FinalReport, FourDrawReport
+from raffle.reports.builders import FinalReport, FourDrawReport, final_report, four_draw_report
 
 
 def _footer(licence) -> str:
@@ -38,7 +43,22 @@ DRAW_COLUMNS = [
     "video_reference",
     "deposited",
     "reconciliation",
+    "scheduled_at",
+    "held_at",
+    "tickets_sold",
+    "voided_tickets",
+    "voided_serials",
+    "sales_by_price",
+    "jackpot_before",
+    "claimed_at",
+    "must_go_shares",
 ]
+
+
+def _when(value) -> str:
+    from django.utils import timezone
+
+    return timezone.localtime(value).strftime("%Y-%m-%d %H:%M") if value else ""
 
 
 def _draw_rows(report, reconciliation):
@@ -64,51 +84,116 @@ def _draw_rows(report, reconciliation):
             line.verified_by,
             line.video,
             r.deposited if r else "",
-            ", ".join(r.flags) if r and r.flags else "ok",
+            r.status if r else "",
+            _when(line.scheduled_at),
+            _when(line.held_at),
+            line.tickets_sold if line.tickets_sold is not None else "",
+            line.void_count if line.void_count is not None else "",
+            " ".join(line.void_serials),
+            "; ".join(f"{t.label} x{t.units} = {t.amount}" for t in line.tiers),
+            d.jackpot_before,
+            _when(line.claimed_at),
+            "; ".join(
+                f"{t.winning_serial} {t.winner_name} {t.card} {t.draw_prize_share or 0}+{t.jackpot_share or 0}".replace(
+                    "  ", " "
+                )
+                for t in line.must_go
+            ),
         ]
 
 
-def _row(licence, **values) -> list:
-    values = {"licence": licence.number, "organisation": licence.organisation.name, **values}
+def _total(licence, label: str, **values) -> list:
+    values = {"licence": label, "organisation": licence.organisation.name, "draw_number": label, **values}
     return [values.get(column, "") for column in DRAW_COLUMNS]
 
 
 def four_draw_csv(report: FourDrawReport) -> str:
-    """One row per draw, then the period's totals, prize board, fee and due date."""
+    """One row per draw, then the period's totals, prize board, fee, its payment and the due date."""
     t, licence = report.totals, report.licence
     rows = list(_draw_rows(report, report.reconciliation))
     rows += [
-        _row(
+        _total(
             licence,
-            draw_number="total",
+            "total",
             ticket_sales=t.ticket_sales,
             draw_prize=t.draw_prizes,
             jackpot_contribution=t.jackpot_contributions,
             licensee_share=t.licensee_shares,
+            tickets_sold=t.tickets_sold,
+            voided_tickets=t.void_count,
         ),
-        _row(licence, draw_number="prize_board", ticket_sales=t.prize_board),
-        _row(licence, draw_number=f"fee_{report.fee_rate}_percent", ticket_sales=report.fee),
-        _row(licence, draw_number="due_on", draw_date=report.due_on.isoformat()),
+        _total(licence, "prize_board", ticket_sales=t.prize_board),
+        _total(licence, f"fee_{report.fee_rate}_percent", ticket_sales=report.fee),
+        _total(licence, "due_on", draw_date=report.due_on.isoformat()),
+        _total(licence, "prize_board_used_to_date", ticket_sales=report.prize_board_to_date),
+        _total(licence, "prize_board_remaining", ticket_sales=report.prize_board_remaining),
+        _total(licence, "seed", ticket_sales=report.seed),
+        _total(licence, "expenses", ticket_sales=report.expenses_total),
     ]
+    rows += [
+        _total(licence, "fee_paid", ticket_sales=f.amount, draw_date=f.paid_on.isoformat(), winning_ticket=f.reference)
+        for f in report.fee_payments
+    ]
+    rows += [
+        _total(licence, "expense", ticket_sales=e.amount, draw_date=e.paid_on.isoformat(), winner=e.description)
+        for e in report.expenses
+    ]
+    rows.append(_total(licence, "audit_anchor", draw_date=anchor_text(licence.organisation_id)))
     return csv_text(DRAW_COLUMNS, rows)
 
 
-def final_csv(report: FinalReport) -> str:
-    """The financial summary (line, amount), then every draw as in the four-draw CSV."""
+def final_summary(report: FinalReport) -> list[list]:
     summary = [
+        ["end", report.end_reason or "draft: the licence has not ended"],
         ["gross_receipts", report.gross_receipts],
+        ["tickets_sold", report.totals.tickets_sold],
+        ["tickets_voided", report.totals.void_count],
+        ["seed", report.seed],
+        ["seed_source", report.seed_source or ("organisation funds" if report.seed else "")],
+        ["interest_earned", report.interest],
         ["draw_prizes", report.totals.draw_prizes],
+        ["must_go_shares", report.must_go_shares],
         ["jackpot_awarded", report.jackpot_awarded],
         ["unclaimed_prizes_added_to_proceeds", report.forfeited_prizes],
         ["prizes_total", report.prizes_total],
         ["jackpot_still_held", report.jackpot_held],
         ["expenses", report.expenses_total],
+    ]
+    summary += [[f"expenses: {label}", amount] for label, amount in report.expense_categories]
+    summary += [
+        ["licence_fees", report.fee_total],
+        ["licence_fees_paid", report.fees_paid],
         ["net_proceeds", report.net_proceeds],
         ["net_proceeds_used", report.uses_total],
         ["net_proceeds_unspent", report.net_unspent],
+        ["unclaimed_prizes_held_in_trust", report.unclaimed_total],
+        ["trust_account_closing_balance", report.ledger_balance],
         ["donated_prizes_not_deducted", report.donated_total],
-        ["licence_fees", report.fee_total],
     ]
+    if report.statement:
+        summary += [
+            ["bank_closing_balance", report.statement.statement.closing_balance],
+            ["bank_difference", report.statement.difference],
+        ]
     summary += [[f"use: {u.use.description}", u.spent] for u in report.uses]
+    return summary
+
+
+def final_csv(report: FinalReport) -> str:
+    """The financial summary (line, amount), then every draw as in the four-draw CSV."""
+    summary = [*final_summary(report), ["audit_anchor", anchor_text(report.licence.organisation_id)]]
     head = csv_text(["line", "amount"], summary)
     return head + "\n" + csv_text(DRAW_COLUMNS, _draw_rows(report, report.reconciliation))
+
+
+def report_file(event, kind: str, period: int | None, file_format: str):
+    """(content, filename, fee, due_on) of a report rendered now: what the page
+    previews and issues, and what `manage.py export_report` writes."""
+    number = event.licence.number
+    if kind == "four_draw":
+        report = four_draw_report(event, period)
+        content = four_draw_pdf(report) if file_format == "pdf" else four_draw_csv(report).encode()
+        return content, f"{number}-four-draw-{period}.{file_format}", report.fee, report.due_on
+    report = final_report(event)
+    content = final_pdf(report) if file_format == "pdf" else final_csv(report).encode()
+    return content, f"{number}-final-report.{file_format}", report.fee_total, report.due_on

@@ -44,8 +44,11 @@ from raffle.selectors.sales import (
     sale_with_tickets,
     sealed_envelope_numbers,
 )
+from raffle.selectors.supplier import SupplierDrawStatus, supplier_draw_status
 
 __all__ = [
+    "SupplierDrawStatus",
+    "supplier_draw_status",
     "FORECAST_RECENT_DRAWS",
     "PRIZE_BOARD_DANGER_PERCENT",
     "PRIZE_BOARD_WARNING_PERCENT",

@@ -32,7 +32,7 @@ def destruction_log(event: Event):
 
     return (
         CardDestruction.objects.filter(draw__event=event)
-        .select_related("draw", "envelope", "destroyed_by", "verified_by", "recorded_by")
+        .select_related("draw", "envelope", "recorded_by")
         .order_by("draw__number")
     )
 

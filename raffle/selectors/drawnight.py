@@ -4,9 +4,9 @@ import datetime
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
+from core.money import split_sales
 from raffle.models import Draw, DrawState
 
 
@@ -30,20 +30,16 @@ class SalesReconciliation:
 
 def draw_sales_reconciliation(draw: Draw) -> SalesReconciliation:
     """R:P1 the figures the close-sales screen shows before anything is fixed:
-    the draw's valid and void tickets and the total of its valid sales (two
-    aggregate queries, as `pool_fix` counts them), the 20/30/50 split by the
+    the draw's valid and void tickets and the total of its valid sales (its
+    running totals, as `pool_fix` reads them), the 20/30/50 split by the
     event's rounding and the jackpot after."""
-    from core.money import ZERO, split_sales
-    from raffle.models import Sale, Ticket
-
-    counts = Ticket.objects.filter(draw=draw).aggregate(total=Count("id"), void=Count("id", filter=Q(is_void=True)))
-    sales = Sale.objects.filter(draw=draw, voided_at__isnull=True).aggregate(s=Sum("amount"))["s"] or ZERO
-    valid = counts["total"] - counts["void"]
+    totals = Draw.objects.values("tickets_valid", "tickets_void", "sales_amount").get(pk=draw.pk)
+    valid, void, sales = totals["tickets_valid"], totals["tickets_void"], totals["sales_amount"]
     split = split_sales(sales, rounding=draw.event.rounding) if valid else None
     jackpot = draw.event.jackpot
     return SalesReconciliation(
         valid_tickets=valid,
-        void_tickets=counts["void"],
+        void_tickets=void,
         sales=sales,
         split=split,
         jackpot_before=jackpot,

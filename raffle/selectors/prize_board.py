@@ -7,6 +7,7 @@ from decimal import Decimal
 from django.utils import timezone
 
 from core.money import average_amount, percent_used
+from licensing.terms import licence_prize_board_on
 from raffle.models import Draw, Event
 
 # R:L3 the prize board forecast shown on the dashboard.
@@ -79,7 +80,7 @@ def prize_board_forecast(event: Event) -> PrizeBoardForecast:
     from raffle.services.prize_board import prizes_committed
 
     licence = event.licence
-    board = licence.prize_board
+    board = licence_prize_board_on(licence, timezone.localdate())  # an approved amendment from its date
     so_far = prizes_committed(event)
     closed = list(
         Draw.objects.filter(event=event, ticket_sales__isnull=False)

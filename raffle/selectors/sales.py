@@ -1,20 +1,33 @@
 """Reads behind the sales pages: a fixed number of queries, aggregates only."""
 
-from django.db.models import Count, Q, Sum
+from decimal import Decimal
 
+from django.db.models import Q, Sum
+
+from licensing.models import SalesChannel
 from raffle.models import Draw, Envelope, Sale
+from raffle.totals import TOTAL_FIELDS
+
+
+def valid_sales_total(draw: Draw) -> Decimal:
+    """R:P1 the total of a draw's valid sales (voids excluded), summed here
+    only: what its sales close on, and what the prize board counts (L3). Read
+    from the draw's running total (kept by every sale and void;
+    `reconcile_draw_totals` proves it against the rows)."""
+    return Draw.objects.values_list("sales_amount", flat=True).get(pk=draw.pk)
 
 
 def draw_sales_summary(draw: Draw) -> dict:
-    """Valid and void sales, tickets and money of one draw (aggregates)."""
-    valid, void = Q(voided_at__isnull=True), Q(voided_at__isnull=False)
-    return Sale.objects.filter(draw=draw).aggregate(
-        sales=Count("id", filter=valid),
-        tickets=Sum("ticket_count", filter=valid),
-        amount=Sum("amount", filter=valid),
-        void_sales=Count("id", filter=void),
-        void_tickets=Sum("ticket_count", filter=void),
-    )
+    """Valid and void sales, tickets and money of one draw: its running
+    totals, read from the draw (no aggregate over its sales)."""
+    draw = Draw.objects.only(*TOTAL_FIELDS).get(pk=draw.pk)
+    return {
+        "sales": draw.sales_valid,
+        "tickets": draw.tickets_valid,
+        "amount": draw.sales_amount,
+        "void_sales": draw.sales_void,
+        "void_tickets": draw.tickets_void,
+    }
 
 
 def recent_sales(draw: Draw, limit: int = 20):
@@ -29,9 +42,61 @@ def sealed_envelope_numbers(draw: Draw) -> list[int]:
     )
 
 
+def sale_for_page(sale_id: int) -> Sale:
+    return Sale.objects.select_related("draw__event__licence__organisation", "tier", "sold_by").get(pk=sale_id)
+
+
 def sale_with_tickets(sale_id: int) -> tuple[Sale, list[str]]:
-    sale = Sale.objects.select_related("draw__event__licence__organisation", "tier", "sold_by").get(pk=sale_id)
+    sale = sale_for_page(sale_id)
     return sale, list(sale.tickets.order_by("seq").values_list("serial", flat=True))
+
+
+def _split_serial(serial: str) -> tuple[str, int | None, int]:
+    """A serial as (prefix, number at its end, width of that number)."""
+    digits = len(serial) - len(serial.rstrip("0123456789"))
+    if not digits:
+        return serial, None, 0
+    return serial[:-digits], int(serial[-digits:]), digits
+
+
+def _follows(previous: str, serial: str) -> bool:
+    prefix, number, width = _split_serial(previous)
+    next_prefix, next_number, next_width = _split_serial(serial)
+    if number is None or next_number != number + 1 or next_prefix != prefix:
+        return False
+    return width == next_width or not prefix or str(next_number) == serial[len(prefix) :]
+
+
+def serial_ranges(serials: list[str]) -> list[tuple[str, str, int]]:
+    """Consecutive serials as (first, last, count) ranges, in the given order."""
+    ranges: list[list] = []
+    for serial in serials:
+        if ranges and _follows(ranges[-1][1], serial):
+            ranges[-1][1] = serial
+            ranges[-1][2] += 1
+        else:
+            ranges.append([serial, serial, 1])
+    return [tuple(r) for r in ranges]
+
+
+# Sales with more tickets than this whose serials were not typed one by one (a
+# returned roll's range, generated serials) are shown from their first and
+# last serial when those span exactly the sale's tickets.
+_LIST_UP_TO = 500
+
+
+def sale_serial_ranges(sale: Sale) -> list[tuple[str, str, int]]:
+    """The sale's serials as ranges, without reading a big sale's every ticket:
+    its first and last serial (two lookups on the (sale, seq) index) when they
+    span exactly its ticket count."""
+    tickets = sale.tickets.order_by("seq").values_list("serial", flat=True)
+    if sale.ticket_count > _LIST_UP_TO and sale.channel != SalesChannel.PAPER_STUB:  # serials from a range
+        first, last = tickets.first(), tickets.reverse().first()
+        prefix, start, _ = _split_serial(first or "")
+        last_prefix, end, _ = _split_serial(last or "")
+        if start is not None and end is not None and prefix == last_prefix and end - start + 1 == sale.ticket_count:
+            return [(first, last, sale.ticket_count)]
+    return serial_ranges(list(tickets))
 
 
 TICKET_LOG_HEADER = [

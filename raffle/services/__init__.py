@@ -4,12 +4,16 @@ from raffle.services import draw_close_sales
 """
 
 from raffle.services.deck import deck_verify  # noqa: F401
-from raffle.services.draws import (  # noqa: F401
+from raffle.services.draw_sales import (  # noqa: F401
+    CloseSalesFigures,
+    close_sales_figures,
     draw_announce,
-    draw_award_jackpot,
-    draw_choose_envelope,
     draw_close_sales,
     draw_open_sales,
+)
+from raffle.services.draws import (  # noqa: F401
+    draw_award_jackpot,
+    draw_choose_envelope,
     draw_record_winning_ticket,
     draw_reveal_card,
     draw_roll_over,
@@ -21,6 +25,7 @@ from raffle.services.events import (  # noqa: F401
     event_update_rules,
     rules_frozen,
 )
+from raffle.services.history import history_import  # noqa: F401
 from raffle.services.integrity import registrar_notification_record, video_register  # noqa: F401
 from raffle.services.must_go import (  # noqa: F401
     draw_must_go_redraw,
@@ -30,6 +35,7 @@ from raffle.services.must_go import (  # noqa: F401
 )
 from raffle.services.prize_board import prize_board_check, prizes_committed  # noqa: F401
 from raffle.services.rolls import roll_issue, roll_return  # noqa: F401
+from raffle.services.supplier_import import ImportSummary, supplier_draw_import  # noqa: F401
 from raffle.services.tickets import (  # noqa: F401
     SaleLine,
     sale_print,
@@ -39,9 +45,11 @@ from raffle.services.tickets import (  # noqa: F401
 )
 from raffle.services.treasury import (  # noqa: F401
     deposit_cover_draws,
+    deposit_record_for_draws,
     prize_add_to_proceeds,
     prize_log_contact_attempt,
     prize_mark_unclaimed,
     prize_payment_record,
+    winners_publication_record,
 )
 from raffle.services.winner import draw_redraw_unclaimed, winner_claim  # noqa: F401

@@ -108,6 +108,11 @@ def log_signature_refusals(service):
     return wrapped
 
 
+def member_role(member) -> str:
+    """The role a member signs in, as the log keeps it."""
+    return "bona fide member in charge" if member.is_in_charge else "bona fide member"
+
+
 def log_card_destruction(
     *,
     actor,
@@ -150,6 +155,10 @@ def log_card_destruction(
         recorded_by=actor,
         destroyer_authenticated_at=destroyer_at,
         verifier_authenticated_at=verifier_at,
+        destroyed_by_name=destroyer.full_name,
+        destroyed_by_role=member_role(destroyer),
+        verified_by_name=verifier.full_name,
+        verified_by_role=member_role(verifier),
     )
     audit_record(
         actor=actor,
@@ -161,7 +170,9 @@ def log_card_destruction(
             "card": envelope.card,
             "method": method,
             "destroyed_by": destroyer.full_name,
+            "destroyed_by_role": destruction.destroyed_by_role,
             "verified_by": verifier.full_name,
+            "verified_by_role": destruction.verified_by_role,
             "destroyer_authenticated_at": destroyer_at,
             "verifier_authenticated_at": verifier_at,
         },

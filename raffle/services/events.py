@@ -65,6 +65,7 @@ def event_setup(
     revenue_model: str = RevenueModel.STANDARD,
     must_go_payout: str | None = None,
     unclaimed_prize_policy: str | None = None,
+    max_tickets_per_person: int | None = None,
 ) -> Event:
     """Create the event of a licence with its 52 envelopes and its first draw."""
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
@@ -77,6 +78,12 @@ def event_setup(
         raise RaffleError(f"Licence {licence.number} already has its event; one licence runs one event.")
     if deck_kind not in DeckKind.values:
         raise RaffleError("The deck must be 'paper' or 'electronic'.")
+    if deck_kind == DeckKind.ELECTRONIC and not licence.has_system_approval:  # R:E4 R:D5
+        raise RaffleError(
+            f"Licence {licence.number} records no approval of this software's electronic deck; use a paper deck "
+            "(or the registered supplier's), or record the approval's reference and date on the licence first.",
+            rule="E4",
+        )
     Rounding.quantum(rounding)
     if envelope_taken_procedure not in EnvelopeTakenProcedure.values:
         raise RaffleError("Choose what happens when the picked envelope is already open.")
@@ -116,6 +123,7 @@ def event_setup(
         seed_letter_of_credit=seed_letter_of_credit,
         revenue_model=revenue_model,
         must_go_payout=must_go_payout,
+        max_tickets_per_person=max_tickets_per_person or None,  # stated in the Rules of Play
     )
     if unclaimed_prize_policy is not None:
         event.unclaimed_prize_policy = _clean_policy(unclaimed_prize_policy)

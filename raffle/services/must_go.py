@@ -25,8 +25,8 @@ from raffle.models import (
     MustGoTicket,
     SelectionMethod,
 )
+from raffle.services import draw_machine
 from raffle.services.destruction import log_card_destruction, log_signature_refusals
-from raffle.services.draws import _advance, _check_step, _lock
 from raffle.services.pool import current_selection, draws_by_rng, paper_ticket, pick_rng, record_selection
 
 
@@ -34,7 +34,7 @@ from raffle.services.pool import current_selection, draws_by_rng, paper_ticket, 
 def draw_set_must_go(*, actor, draw, reason: str):
     """Make this draw the must-go final draw. Allowed until its winning ticket
     is drawn, and only when the Rules of Play state the exit strategy."""
-    event, draw = _lock(draw)
+    event, draw = draw_machine.lock(draw)
     if event.is_concluded:
         raise RaffleError(f"{event} is concluded; there is no draw left to run.", rule="P4")
     if reason not in MustGoReason.values:
@@ -105,10 +105,10 @@ def draw_must_go_redraw(
     online, D5) or drawn from the container and its serial typed twice (paper,
     D2). The draw goes back to "winning ticket drawn"; the next envelope is
     the one that ticket picked, or the event's procedure when it is open (T9)."""
-    event, draw = _lock(draw)
+    event, draw = draw_machine.lock(draw)
     if draw.must_go and draw.state == DrawState.CARD_REVEALED and draw.is_ace:
         raise RaffleError("This card is the Ace of Spades: award the jackpot; the must-go draw is over.", rule="P7")
-    _check_step(event, draw, DrawState.TICKET_DRAWN, must_go_redraw=True)
+    step = draw_machine.check(event, draw, "must_go_redraw")
     previous = current_selection(draw)
     drawn = set(draw.winner_selections.values_list("ticket_id", flat=True))
     by_rng = draws_by_rng(draw)
@@ -148,12 +148,10 @@ def draw_must_go_redraw(
     draw.envelope = None
     draw.envelope_chosen_at = None
     draw.card_revealed_at = None
-    return _advance(
+    return draw_machine.advance(
         actor=actor,
         draw=draw,
-        to_state=DrawState.TICKET_DRAWN,
-        stamp="ticket_drawn_at",
-        action="raffle.draw.must_go_redraw",
+        step=step,
         fields=("winning_serial", "winner_name", "envelope", "envelope_chosen_at", "card_revealed_at"),
         data={
             "previous_serial": earlier.winning_serial,

@@ -9,10 +9,8 @@ the event and the draw already locked.
 import datetime
 import secrets
 
-from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 
-from core.money import ZERO
 from licensing.models import AmendmentStatus, LicenceAmendment, SalesChannel
 from raffle.errors import RaffleError
 from raffle.models import (
@@ -22,7 +20,6 @@ from raffle.models import (
     Envelope,
     EnvelopeTakenProcedure,
     Event,
-    Sale,
     Ticket,
     WinnerSelection,
 )
@@ -55,46 +52,43 @@ def draw_sales_channel(draw: Draw) -> str:
     return pending.from_channel if pending else draw.event.licence.sales_channel
 
 
-def draws_by_rng(draw: Draw) -> bool:
-    """Electronic and online sales are drawn by the RNG (D5); paper from a
-    container (D3). By the channel the draw sold on, so a paper draw held
-    before an amendment to electronic sales takes effect is still drawn from
-    its container (L5)."""
+def is_electronic_draw(draw: Draw) -> bool:
+    """Sold electronically or online (by the channel the draw sold on, so a
+    paper draw held before an amendment to electronic sales takes effect is
+    still drawn from its container, L5)."""
     return draw_sales_channel(draw) in (SalesChannel.ELECTRONIC, SalesChannel.ONLINE)
 
 
-def pool_fix(*, draw: Draw, container_count: int | None = None) -> DrawPool:
-    """Count the draw's tickets and total its valid sales, with aggregates
-    (never a Python loop over a million rows), and store them (T7)."""
-    counts = Ticket.objects.filter(draw=draw).aggregate(
-        total=Count("id"), void=Count("id", filter=Q(is_void=True)), max_seq=Max("seq")
-    )
-    total = Sale.objects.filter(draw=draw, voided_at__isnull=True).aggregate(s=Sum("amount"))["s"] or ZERO
-    ends = dict(Ticket.objects.filter(draw=draw, seq__in=[1, counts["max_seq"] or 0]).values_list("seq", "serial"))
-    valid = counts["total"] - counts["void"]
-    if valid == 0:
-        raise RaffleError(
-            f"No valid ticket has been sold for draw {draw.number}; sales cannot close "
-            "on an empty pool. Record the night's sales first.",
-            rule="T7",
-        )
-    # R:T7 R:L13 R:D3 the tickets counted in the container are reconciled against the sales,
-    # so every sold ticket is in the container the winner is drawn from.
-    if container_count is not None and container_count != valid:
-        raise RaffleError(
-            f"The container holds {container_count} tickets but {valid} valid tickets were "
-            f"sold for draw {draw.number}. Recount, or find the missing sale, before closing.",
-            rule="L13",
-        )
+def draws_by_rng(draw: Draw) -> bool:
+    """R:D5 this software's own RNG draws an electronic or online draw only
+    where the licence records the approval that allows it; paper is drawn
+    from a container (D3)."""
+    return is_electronic_draw(draw) and draw.event.licence.has_system_approval
+
+
+def draws_by_supplier(draw: Draw) -> bool:
+    """R:D5 an electronic or online draw without that approval takes the
+    winning ticket the AGCO-registered supplier's system drew."""
+    return is_electronic_draw(draw) and not draw.event.licence.has_system_approval
+
+
+def pool_fix(*, draw: Draw, figures) -> DrawPool:
+    """R:T7 store the draw's pool as sales close: the counts and the valid
+    sales total of `figures` (`draw_sales.close_sales_figures`, which refuses
+    an empty pool or a container count that differs), with the sequence range
+    the RNG draws from and the first and last serials (aggregates, never a
+    Python loop over a million rows)."""
+    max_seq = draw.last_seq  # the draw's running totals: its seq is dense from 1
+    ends = dict(Ticket.objects.filter(draw=draw, seq__in=[1, max_seq]).values_list("seq", "serial"))
     return DrawPool.objects.create(
         draw=draw,
-        valid_tickets=valid,
-        void_tickets=counts["void"],
-        max_seq=counts["max_seq"],
-        sales_total=total,
+        valid_tickets=figures.valid_tickets,
+        void_tickets=figures.void_tickets,
+        max_seq=max_seq,
+        sales_total=figures.sales,
         first_serial=ends.get(1, ""),
-        last_serial=ends.get(counts["max_seq"], ""),
-        container_count=container_count,
+        last_serial=ends.get(max_seq, ""),
+        container_count=figures.container_count,
     )
 
 
@@ -156,7 +150,9 @@ def normalise_serial(value) -> str:
     return serial
 
 
-def record_selection(*, actor, draw: Draw, ticket: Ticket, method: str, picks: list[int]) -> WinnerSelection:
+def record_selection(
+    *, actor, draw: Draw, ticket: Ticket, method: str, picks: list[int], rng_reference: str = ""
+) -> WinnerSelection:
     attempt = draw.winner_selections.count() + 1
     return WinnerSelection.objects.create(
         draw=draw,
@@ -166,6 +162,7 @@ def record_selection(*, actor, draw: Draw, ticket: Ticket, method: str, picks: l
         pool_size=draw.pool.valid_tickets,
         pool_max_seq=draw.pool.max_seq,
         rng_picks=picks,
+        rng_reference=rng_reference if method == "supplier" else "",
         selected_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
 

@@ -7,11 +7,14 @@ or a ticket sale that would carry them past it; call it inside the service's
 transaction, after locking the event.
 """
 
+import datetime
 from decimal import Decimal
 
 from django.db.models import F, Sum
+from django.utils import timezone
 
 from core.money import ZERO, format_money, max_sales_for_prizes, parse_amount, prizes_of
+from licensing.terms import licence_prize_board_on
 from raffle.errors import RaffleError
 from raffle.models import Draw, Event
 
@@ -25,17 +28,24 @@ def prizes_committed(event: Event) -> Decimal:
     return total if total is not None else ZERO
 
 
-def prize_board_check(*, event: Event, extra_sales) -> Decimal:
+def prize_board_check(
+    *, event: Event, extra_sales, on: datetime.date | None = None, committed: Decimal | None = None
+) -> Decimal:
     """R:L3 refuse sales that would carry the prizes past the prize board.
 
     `extra_sales` is the open draw's sales not yet counted: for a draw's sales
     close, its reconciled total; for a ticket sale, the draw's sales so far
-    plus the tickets being sold. Returns the prizes the sales would bring the
+    plus the tickets being sold. `on` is the day of the sale (default today):
+    the prize board is the one in force that day, an approved amendment's
+    from its effective date (L3, L5). `committed`: the prizes committed,
+    when the caller read them already (a sale reads them before it locks the
+    draw: only a draw's close moves them, and an event has one draw in
+    progress at a time). Returns the prizes the sales would bring the
     event to. Raises `RaffleError` that says what to do.
     """
     extra_sales = parse_amount(extra_sales, what="The sales")
-    board = event.licence.prize_board
-    committed = prizes_committed(event)
+    board = licence_prize_board_on(event.licence, on or timezone.localdate())
+    committed = prizes_committed(event) if committed is None else committed
     total = committed + prizes_of(extra_sales, rounding=event.rounding)
     if total <= board:
         return total

@@ -19,20 +19,22 @@ from raffle.models import (
     TicketRoll,
 )
 from raffle.services.pool import draw_sales_channel
-from raffle.services.tickets import (
+from raffle.services.sale_path import (
     MAX_BATCH,
     SaleLine,
-    _check_bingo_sale,
-    _lock_selling_draw,
-    _record,
-    _tier,
-    _tiers,
-    _whole,
+    check_selling,
+    prepare_sales,
+    price_tier,
+    price_tiers,
+    selling_draw,
+    whole_number,
+    write_sales,
 )
+from raffle.services.sale_record import check_bingo_sale
 
 
 def _check_serial_range(first, last) -> tuple[int, int]:
-    first, last = _whole(first, "The first serial"), _whole(last, "The last serial")
+    first, last = whole_number(first, "The first serial"), whole_number(last, "The last serial")
     if last < first:
         raise RaffleError(f"The range {first}–{last} runs backwards; the last serial must be the higher one.")
     if last - first + 1 > MAX_BATCH:
@@ -101,11 +103,11 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
     on; everything before it was sold, in the tiers counted (e.g. {1: 20, 3: 40}
     is twenty 1-for-$5 and forty 3-for-$10 sales = 140 serials). Records the
     sales and their serials in bulk (COPY on PostgreSQL)."""
-    draw = _lock_selling_draw(roll.draw)
+    draw = selling_draw(roll.draw)
     roll = TicketRoll.objects.select_for_update().get(pk=roll.pk)
     if roll.is_returned:
         raise RaffleError(f"{roll} was already returned on {timezone.localtime(roll.returned_at):%Y-%m-%d %H:%M}.")
-    first_unsold = _whole(first_unsold, "The first unsold serial")
+    first_unsold = whole_number(first_unsold, "The first unsold serial")
     if not roll.first_serial <= first_unsold <= roll.last_serial + 1:
         raise RaffleError(
             f"Serial {first_unsold} is outside {roll}; the first unsold serial is between "
@@ -117,7 +119,7 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
         return _book_return(
             actor=actor, draw=draw, roll=roll, first_unsold=first_unsold, sold=sold, tier_counts=tier_counts
         )
-    tiers = _tiers(draw)
+    tiers = price_tiers(draw)
     lines, next_serial = [], roll.first_serial
     counted = 0
     for quantity, units in sorted((tier_counts or {}).items()):
@@ -126,7 +128,7 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
             raise RaffleError("A count of sales cannot be negative.")
         if units == 0:
             continue
-        tier = _tier(tiers, quantity)
+        tier = price_tier(tiers, quantity)
         count = tier.quantity * units
         lines.append(
             SaleLine(
@@ -146,11 +148,12 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
             f"the sales counted add up to {counted}. Recount the stubs and the cash.",
             rule="L13",
         )
-    _check_bingo_sale(draw, channel=SalesChannel.PAPER_ROLL)  # R:T12
+    check_bingo_sale(draw, channel=SalesChannel.PAPER_ROLL)  # R:T12
     # R:T3 the roll's range was checked against every roll of the licence at issue;
     # the database constraint still guards every serial.
-    sales = (
-        _record(
+    sales = []
+    if lines:
+        batch = prepare_sales(
             actor=actor,
             draw=draw,
             channel=SalesChannel.PAPER_ROLL,
@@ -158,9 +161,8 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
             needs_purchaser=False,
             serials_checked=True,
         )
-        if lines
-        else []
-    )
+        write_sales(batch)
+        sales = batch.sales
     roll.first_unsold = first_unsold
     roll.returned_at = timezone.now()
     roll.save(update_fields=["first_unsold", "returned_at"])
@@ -190,6 +192,8 @@ def _book_return(*, actor, draw: Draw, roll: TicketRoll, first_unsold: int, sold
             "book only says where the unsold stubs start.",
             rule="T9",
         )
+    draw = Draw.objects.select_for_update().select_related("event").get(pk=draw.pk)
+    check_selling(draw)  # under the lock: the stubs recorded are all there are
     serials = [str(n) for n in range(roll.first_serial, first_unsold)]
     recorded = set(Ticket.objects.filter(draw=draw, serial__in=serials).values_list("serial", flat=True))
     missing = [s for s in serials if s not in recorded]

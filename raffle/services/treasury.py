@@ -11,6 +11,7 @@ from django.utils import timezone
 from core.audit import audit_record
 from core.money import ZERO, parse_amount
 from licensing.models import Deposit, PaymentMethod
+from licensing.services import deposit_record
 from raffle.errors import RaffleError
 from raffle.models import (
     ContactAttempt,
@@ -22,6 +23,7 @@ from raffle.models import (
     PrizeKind,
     PrizePayment,
     UnclaimedPrize,
+    WinnersPublication,
 )
 
 
@@ -86,6 +88,38 @@ def deposit_cover_draws(*, actor, deposit: Deposit, amounts: dict) -> list[Depos
         },
     )
     return rows
+
+
+@transaction.atomic
+def deposit_record_for_draws(
+    *,
+    actor,
+    account,
+    slip_number: str,
+    deposited_on: datetime.date,
+    amount,
+    slip_scan=None,
+    amounts: dict | None = None,
+) -> Deposit:
+    """R:L12 a deposit slip and the draws whose sales it holds ({draw: amount}),
+    all or nothing: a refused allocation leaves no slip behind (neither the
+    row nor its stored scan)."""
+    deposit = deposit_record(
+        actor=actor,
+        account=account,
+        slip_number=slip_number,
+        deposited_on=deposited_on,
+        amount=amount,
+        slip_scan=slip_scan,
+    )
+    if amounts:
+        try:
+            deposit_cover_draws(actor=actor, deposit=deposit, amounts=amounts)
+        except Exception:
+            if deposit.slip_scan:  # the row rolls back with the transaction; the stored file must go too
+                deposit.slip_scan.delete(save=False)
+            raise
+    return deposit
 
 
 @transaction.atomic
@@ -208,3 +242,26 @@ def prize_add_to_proceeds(*, actor, prize: UnclaimedPrize, today: datetime.date 
         actor=actor, action="raffle.prize.add_to_proceeds", obj=prize, data={"amount": prize.amount, "on": today}
     )
     return prize
+
+
+@transaction.atomic
+def winners_publication_record(*, actor, draw: Draw, published_on: datetime.date, where: str) -> WinnersPublication:
+    """R:D10 the winning ticket and prize of a closed draw were published: where and when."""
+    event, draw = _closed_draw(draw)
+    where = (where or "").strip()
+    if not where:
+        raise RaffleError("Say where the winners were published (website, newspaper, board).", rule="D10")
+    if published_on < timezone.localdate(draw.scheduled_at):
+        raise RaffleError("The winners cannot be published before the draw.", rule="D10")
+    if WinnersPublication.objects.filter(draw=draw, where=where[:200], published_on=published_on).exists():
+        raise RaffleError("That publication is already recorded.")
+    publication = WinnersPublication.objects.create(
+        draw=draw, published_on=published_on, where=where[:200], recorded_by=actor
+    )
+    audit_record(
+        actor=actor,
+        action="raffle.winners.publish",
+        obj=publication,
+        data={"draw": draw.number, "published_on": published_on, "where": publication.where},
+    )
+    return publication

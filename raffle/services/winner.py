@@ -9,8 +9,8 @@ from django.utils import timezone
 from core.audit import audit_record
 from licensing.models import SalesChannel
 from raffle.errors import RaffleError
-from raffle.models import Draw, DrawState, PrizeKind, PrizePayment, SelectionMethod, WinnerSelection
-from raffle.services.draws import _lock
+from raffle.models import BEFORE_WINNING_TICKET, Draw, PrizeKind, PrizePayment, SelectionMethod, WinnerSelection
+from raffle.services import draw_machine
 from raffle.services.pool import (
     current_selection,
     draws_by_rng,
@@ -21,7 +21,7 @@ from raffle.services.pool import (
 
 
 def _selection(draw: Draw) -> WinnerSelection:
-    if draw.state in (DrawState.SCHEDULED, DrawState.SELLING, DrawState.SALES_CLOSED, DrawState.ANNOUNCED):
+    if draw.state in BEFORE_WINNING_TICKET:
         raise RaffleError(f"No winning ticket has been drawn for draw {draw.number} yet.")
     selection = current_selection(draw)
     if selection is None:
@@ -43,7 +43,7 @@ def _check_still_current(selection: WinnerSelection, expected_serial: str | None
 @transaction.atomic
 def winner_claim(*, actor, draw: Draw, expected_serial: str | None = None) -> WinnerSelection:
     """The holder of the winning ticket has come forward with it."""
-    _event, draw = _lock(draw)
+    _event, draw = draw_machine.lock(draw)
     selection = WinnerSelection.objects.select_for_update().get(pk=_selection(draw).pk)
     _check_still_current(selection, expected_serial)
     if selection.claimed_at:
@@ -73,7 +73,7 @@ def draw_redraw_unclaimed(
     claim period, another ticket of the same draw is drawn (from the container,
     typed twice; or by the RNG). Every re-draw is logged; earlier winners are
     never drawn again."""
-    event, draw = _lock(draw)
+    event, draw = draw_machine.lock(draw)
     if event.licence.sales_channel != SalesChannel.PAPER_ROLL:
         raise RaffleError(
             "Only roll-ticket winners are re-drawn; stub and electronic tickets carry the winner's name and contact.",

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from raffle.views import treasury as v
+from raffle.views import trust_ledger as tl
 
 urlpatterns = [
     path("", v.treasury_home, name="treasury_home"),
@@ -13,6 +14,10 @@ urlpatterns = [
     path("<int:event_id>/deposits/add/", v.deposit_add, name="treasury_deposit_add"),
     path("<int:event_id>/deposits/<int:deposit_id>/cover/", v.deposit_cover, name="treasury_deposit_cover"),
     path("<int:event_id>/deposits/<int:deposit_id>/slip/", v.deposit_slip, name="treasury_deposit_slip"),
+    path("<int:event_id>/trust-ledger/", tl.trust_ledger, name="treasury_trust_ledger"),
+    path("<int:event_id>/trust-ledger/deduction/", tl.deduction_add, name="treasury_deduction_add"),
+    path("<int:event_id>/trust-ledger/interest/", tl.interest_add, name="treasury_interest_add"),
+    path("<int:event_id>/trust-ledger/statement/", tl.statement_import, name="treasury_statement_import"),
     path("<int:event_id>/prizes/", v.prizes, name="treasury_prizes"),
     path("<int:event_id>/prizes/pay/", v.prize_pay, name="treasury_prize_pay"),
     path("<int:event_id>/prizes/unclaimed/", v.prize_unclaimed, name="treasury_prize_unclaimed"),

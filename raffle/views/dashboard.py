@@ -9,6 +9,7 @@ from core import roles
 from raffle import selectors
 from raffle.charts import ChartPoint, sales_and_jackpot_svg
 from raffle.reports.deadlines import event_deadlines
+from raffle.selectors.safety import safety_warning
 
 UPCOMING_DEADLINES = 6  # past-due ones are always shown, then the next few
 
@@ -39,6 +40,7 @@ def event_dashboard(request, event_id: int):
             "chart": mark_safe(sales_and_jackpot_svg(points)) if points else "",  # built with escape()
             "deadlines": _deadlines(event),
             "forecast": selectors.prize_board_forecast(event),
+            "safety": safety_warning(event),
             "missing_videos": list(selectors.draws_needing_video(event).only("number", "scheduled_at")),
             "can_run_draws": roles.user_has_role(request.user, roles.DRAW_STAFF, roles.ADMINISTRATOR),
         },

@@ -18,65 +18,45 @@ from django.views.decorators.http import require_POST
 
 from core import roles
 from core.errors import DomainError
-from core.money import parse_amount, split_sales
 from raffle import selectors, services
 from raffle.errors import RaffleError
-from raffle.models import Draw, DrawState
-from raffle.services.pool import draws_by_rng
-from raffle.steps import perform_next_step, perform_unclaimed_redraw, step_form, unclaimed_redraw_form
-
-# The progress shown on every screen: (state the step leads to, what staff call it).
-PROGRESS = [
-    (DrawState.SELLING, "Open ticket sales"),
-    (DrawState.SALES_CLOSED, "Close sales"),
-    (DrawState.ANNOUNCED, "Announce"),
-    (DrawState.TICKET_DRAWN, "Draw the winning ticket"),
-    (DrawState.ENVELOPE_CHOSEN, "Choose the envelope"),
-    (DrawState.CARD_REVEALED, "Reveal the card"),
-    (DrawState.CLOSED, "Destroy the card or award the jackpot"),
-]
-_ORDER = list(DrawState.values)
-
-# The heading and the button of each screen, by the draw's state.
-SCREENS = {
-    DrawState.SCHEDULED: ("Open ticket sales", "Open ticket sales"),
-    DrawState.SELLING: ("Close ticket sales", "Check the figures"),
-    DrawState.SALES_CLOSED: ("Announce the draw", "Announced: go to the ticket draw"),
-    DrawState.ANNOUNCED: ("Draw the winning ticket", "Record the winning ticket"),
-    DrawState.TICKET_DRAWN: ("Choose the envelope", "Choose this envelope"),
-    DrawState.ENVELOPE_CHOSEN: ("Reveal the card", "Record the card"),
-    "destruction": ("Not the Ace of Spades: destroy the card", "Log the destruction and roll the jackpot over"),
-    "ace": ("The Ace of Spades!", "Award the jackpot and conclude the event"),
-    DrawState.CLOSED: ("Draw finished", ""),
-}
+from raffle.models import DRAW_ORDER, DRAW_STEPS, Draw, DrawState
+from raffle.steps import (
+    for_draw,
+    perform_next_step,
+    perform_unclaimed_redraw,
+    step_form,
+    unclaimed_redraw_form,
+    variant,
+)
 
 STAFF_WHO_RUN_DRAWS = (roles.DRAW_STAFF, roles.ADMINISTRATOR)
 
 
-def _screen(draw: Draw) -> str:
-    if draw.state == DrawState.CARD_REVEALED:
-        return "ace" if draw.is_ace else "destruction"
-    return draw.state
-
-
 def _progress(draw: Draw) -> list[dict]:
-    here = _ORDER.index(draw.state) if draw.state in _ORDER else 0
-    return [
-        {"label": label, "done": _ORDER.index(state) <= here, "current": _ORDER.index(state) == here + 1}
-        for state, label in PROGRESS
-    ]
+    """The progress shown on every screen: one item per state with a forward
+    step, named by the table; done, current (the draw's next step) or later."""
+    here = DRAW_ORDER.index(draw.state) if draw.state in DRAW_ORDER else 0
+    items, seen = [], set()
+    for step in DRAW_STEPS:
+        if step.to is None or step.back or step.state in seen:
+            continue
+        seen.add(step.state)
+        there = DRAW_ORDER.index(step.state)
+        items.append({"label": step.label, "done": there < here, "current": there == here})
+    return items
 
 
 def _render(request, draw: Draw, form, *, preview=None, status=200):
-    screen = _screen(draw)
-    # A state added later (e.g. a "must go" mode) still gets a working screen:
-    # its own partial if one exists, else the generic one with the step form.
-    heading, button = SCREENS.get(screen, (draw.get_state_display(), "Do this step"))
+    step = draw.next_step
+    if step is None:  # a state without a row in the table: the generic screen
+        heading, button, screen, shows = draw.get_state_display(), "Do this step", draw.state, ()
+        template = f"raffle/drawnight/_{draw.state}.html"
+    else:
+        heading, button = step.heading, for_draw(draw, step.button)
+        screen, shows, template = step.screen_name, step.shows, step.template
     if preview is not None:
         button = f"Close sales at ${preview.sales:,.2f}"
-    by_rng = draws_by_rng(draw) and not draw.is_imported
-    if screen == DrawState.ANNOUNCED and by_rng:
-        button = "Draw the winning ticket now"
     context = {
         "draw": draw,
         "event": draw.event,
@@ -84,23 +64,25 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
         "heading": heading,
         "button": button,
         "form": form,
-        "preview": preview,
-        "preview_jackpot": draw.event.jackpot + preview.jackpot_contribution if preview else None,
-        "by_rng": by_rng,
+        "preview": preview.split if preview else None,
+        "preview_jackpot": preview.jackpot_after if preview else None,
+        "by_rng": variant(draw) == "rng",
+        "by_supplier": variant(draw) == "supplier",
+        "supplier": selectors.supplier_draw_status(draw) if variant(draw) == "supplier" else None,
         "progress": _progress(draw),
-        "screen_template": select_template(
-            [f"raffle/drawnight/_{screen}.html", "raffle/drawnight/_generic.html"]
-        ).template.name,
+        # A screen without its own partial gets the generic one with the step form.
+        "screen_template": select_template([template, "raffle/drawnight/_generic.html"]).template.name,
     }
-    if screen == DrawState.SELLING and not draw.is_imported:
+    if "tickets" in shows and not draw.is_imported:
         # R:P1 R:T11 the figures come from the tickets sold, before anything is fixed.
         context["tickets"] = selectors.draw_sales_reconciliation(draw)
-    if screen in (DrawState.TICKET_DRAWN, DrawState.ENVELOPE_CHOSEN):
+    if "envelopes" in shows:
         context["envelopes"] = selectors.envelope_board(draw.event)
     if draw.winning_serial:
         context["winning_sale"] = selectors.winning_sale(draw)
-    if screen == DrawState.CLOSED:
+    if "next_draw" in shows:
         context["next_draw"] = Draw.objects.filter(event_id=draw.event_id, number=draw.number + 1).first()
+    if "claim" in shows:
         context["claim"] = claim = selectors.roll_winner_claim(draw)
         if claim is not None and claim.may_redraw:
             context["redraw_form"] = unclaimed_redraw_form(draw)
@@ -123,41 +105,6 @@ def _stale(request, draw: Draw, expected: str) -> None:
     )
 
 
-def _close_sales_preview(draw: Draw, cleaned: dict):
-    """The split that closing sales would fix. Sales close on the draw's valid
-    tickets; a counted amount, when typed, must match them (R:T11) and is
-    refused here already, so the confirm button never shows a total that the
-    count contradicts (the service checks both again when it closes). An
-    imported draw has no tickets: its typed total."""
-    counted = (cleaned.get("ticket_sales") or "").strip()
-    if draw.is_imported:
-        return split_sales(counted, rounding=draw.event.rounding)
-    tickets = selectors.draw_sales_reconciliation(draw)
-    if tickets.split is None:  # R:T7
-        raise RaffleError(
-            f"No valid ticket has been sold for draw {draw.number}; sales cannot close on an "
-            "empty pool. Record the night's sales first.",
-            rule="T7",
-        )
-    container = cleaned.get("container_count")
-    if container is not None and container != tickets.valid_tickets:  # R:T7 R:L13
-        raise RaffleError(
-            f"The container holds {container} tickets but {tickets.valid_tickets} valid tickets "
-            f"were sold for draw {draw.number}. Recount, or find the missing sale, before "
-            "closing.",
-            rule="L13",
-        )
-    if counted:
-        amount = parse_amount(counted, what="The counted amount")
-        if amount != tickets.sales:  # R:T11
-            raise RaffleError(
-                f"The tickets sold for draw {draw.number} add up to ${tickets.sales:,.2f}, but "
-                f"${amount:,.2f} was counted. Find the difference before closing sales.",
-                rule="T11",
-            )
-    return tickets.split
-
-
 @roles.role_required(*STAFF_WHO_RUN_DRAWS)
 def draw_night(request, draw_id: int):
     draw = get_object_or_404(selectors.draws_for_night(), pk=draw_id)
@@ -175,24 +122,28 @@ def draw_night(request, draw_id: int):
     if not form.is_valid():
         return _render(request, draw, form, status=400)
 
-    # Close sales: show the reconciled split before anything is fixed for
-    # good, and close only at the total that was shown (R:P1).
-    if draw.state == DrawState.SELLING:
+    # Close sales: show the figures closing would fix, worked out and refused
+    # by the service's own calculation, and close only at the total that was
+    # shown (R:P1): the service refuses if the sales changed since.
+    cleaned = form.cleaned_data
+    if draw.next_step.name == "close_sales":
         try:
-            preview = _close_sales_preview(draw, form.cleaned_data)
+            preview = services.close_sales_figures(
+                draw, ticket_sales=cleaned.get("ticket_sales"), container_count=cleaned.get("container_count")
+            )
         except DomainError as error:
             form.add_error(None, str(error))
             return _render(request, draw, form, status=400)
         if request.POST.get("previewed") != str(preview.sales):
             return _render(request, draw, form, preview=preview)
+        cleaned = {**cleaned, "expected_sales": preview.sales}
 
     try:
-        draw, message = perform_next_step(actor=request.user, draw=draw, cleaned=form.cleaned_data)
+        draw, message = perform_next_step(actor=request.user, draw=draw, cleaned=cleaned)
     except DomainError as error:
-        now = Draw.objects.only("state").get(pk=draw.pk).state
-        if now != expected:  # another laptop won the race for this step
-            draw.state = now
-            _stale(request, draw, expected)
+        now = Draw.objects.only("state", "number").get(pk=draw.pk)
+        if now.state != expected:  # another laptop won the race for this step
+            _stale(request, now, expected)
             return redirect(here)
         form.add_error(None, str(error))
         return _render(request, draw, form, status=400)

@@ -112,7 +112,8 @@ def sell(request, draw_id: int):
         except DomainError as error:
             form.add_error(None, str(error))
         else:
-            request.session["sales_device"] = data["device"]
+            if request.session.get("sales_device") != data["device"]:  # a session write only when it changes
+                request.session["sales_device"] = data["device"]
             messages.success(request, f"Sold {sale.ticket_count} ticket(s) for ${sale.amount:,.2f}.")
             return redirect("sale_detail", sale_id=sale.pk)
     return render(
@@ -130,7 +131,7 @@ def sell(request, draw_id: int):
 @roles.role_required(*SALES_ROLES)
 def sale_detail(request, sale_id: int):
     try:
-        sale, serials = sales_selectors.sale_with_tickets(sale_id)
+        sale = sales_selectors.sale_for_page(sale_id)
     except Sale.DoesNotExist:
         raise Http404 from None
     return render(
@@ -138,7 +139,7 @@ def sale_detail(request, sale_id: int):
         "raffle/sales/detail.html",
         {
             "sale": sale,
-            "serials": serials,
+            "serial_ranges": sales_selectors.sale_serial_ranges(sale),
             "void_form": VoidForm(),
             "can_void": roles.user_has_role(request.user, *VOID_ROLES),
         },

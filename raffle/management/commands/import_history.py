@@ -4,7 +4,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import DomainError
 from licensing.models import Licence
-from raffle.reports.ledger import ImportRefused, history_import
+from raffle.reports.ledger import ImportRefused
+from raffle.services import history_import
 
 
 class Command(BaseCommand):

@@ -6,6 +6,7 @@ jackpot and destruction log are exactly what a live raffle would hold.
 
 import datetime
 import random
+from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
@@ -211,7 +212,7 @@ class Command(BaseCommand):
     def _treasury(self, event, users, first_draw_day):
         """The trust account, a deposit per draw (the last one still to make, so
         the reconciliation shows a flag), prize cheques and an approved use."""
-        from licensing.models import ExpenseKind, PaymentMethod
+        from licensing.models import ExpenseCategory, ExpenseKind, PaymentMethod
         from licensing.services import approved_use_add, deposit_record, expense_record, trust_account_open
         from raffle.models import PrizeKind
 
@@ -257,7 +258,71 @@ class Command(BaseCommand):
             payee="Bruce Print Shop",
             description="Ticket rolls and posters",
             reference="2001",
+            category=ExpenseCategory.PRINTING,
         )
+        self._ledger_extras(event, treasurer, account, first_draw_day)
+
+    def _ledger_extras(self, event, treasurer, account, first_draw_day):
+        """A bank charge deducted without a cheque, the winners published, the
+        first period's fee paid, and the bank's statement of the first month
+        imported (the last cheques not cashed yet), for the ledger page."""
+        from licensing.models import ExpenseCategory, ExpenseKind
+        from licensing.services import bank_statement_import, deduction_record, expense_record
+        from raffle.reports.builders import four_draw_report
+        from raffle.reports.trust_ledger import ledger_entries
+
+        licence = event.licence
+        charge_day = first_draw_day + datetime.timedelta(days=20)
+        deduction_record(
+            actor=treasurer,
+            licence=licence,
+            category=ExpenseCategory.BANK_CHARGE,
+            paid_on=charge_day,
+            amount="6.50",
+            payee=account.bank_name,
+            description="Monthly account fee",
+            evidence_reference="Statement line SERVICE CHARGE",
+        )
+        for draw in Draw.objects.filter(event=event, state="closed").order_by("number"):
+            services.winners_publication_record(
+                actor=treasurer,
+                draw=draw,
+                published_on=timezone.localdate(draw.scheduled_at) + datetime.timedelta(days=1),
+                where="harbourviewhospice.ca/catch-the-ace and the Sun Times",
+            )
+        fee = four_draw_report(event, 1).fee
+        expense_record(
+            actor=treasurer,
+            licence=licence,
+            kind=ExpenseKind.EXPENSE,
+            category=ExpenseCategory.LICENCE_FEE,
+            fee_period=1,
+            paid_on=first_draw_day + datetime.timedelta(days=25),
+            amount=fee,
+            payee="City of Owen Sound",
+            description="Licence fee, draws 1 to 4",
+            reference="2002",
+        )
+        last_day = first_draw_day + datetime.timedelta(days=30)
+        rows = []
+        for entry in ledger_entries(licence):
+            cleared = entry.on + datetime.timedelta(days=1 if entry.amount > 0 else 3)
+            if cleared > last_day:
+                continue  # deposits in transit and cheques not cashed yet
+            text = f"CHEQUE {entry.reference}" if entry.is_cheque else entry.description
+            rows.append((cleared, text, entry.amount))
+        rows.sort(key=lambda row: row[0])
+        balance, lines = Decimal(0), []
+        for day, text, amount in rows:
+            balance += amount
+            lines.append(f"{day:%Y-%m-%d},{text.replace(',', ' ')},{amount},{balance}")
+        if lines:
+            bank_statement_import(
+                actor=treasurer,
+                account=account,
+                text="Date,Description,Amount,Balance\n" + "\n".join(lines) + "\n",
+                file_name="statement-month-1.csv",
+            )
 
     def _print_logins(self):
         self.stdout.write(f"\nDemo logins (password for all: {DEMO_PASSWORD})")

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("raffle", "0009_seed_letter_of_credit"),
+        ("raffle", "0014_supplier_imports"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,147 @@
+"""Supplier import benchmark (#17): importing 1,000,000 ticket rows of one
+draw from a supplier's sales file (`supplier_draw_import`: parse, check every
+row, T3 against the licence, write sales and tickets with COPY) against the
+physical limit measured in the same run on the same server: a raw PostgreSQL
+COPY of the same file into a table of the same columns without indexes or
+constraints. Goal: within 3x.
+
+Run:  .venv/bin/python bench/bench_supplier_import.py [--tickets N]
+Uses its own PostgreSQL database (BENCH_DATABASE_NAME, default bench_supplier),
+dropped and recreated each run, on the server of DATABASE_URL (default local).
+"""
+
+import argparse
+import datetime
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def _prepare_database(name: str) -> None:
+    import psycopg
+
+    base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    os.environ["DATABASE_URL"] = base.rsplit("/", 1)[0] + "/" + name
+
+
+def sales_csv(n: int, draw_at: datetime.datetime) -> bytes:
+    """n ticket rows: orders of one ticket at 1 for $5 and of three at 3 for
+    $10 ($3.34 + $3.33 + $3.33), about 1 in 50 refunded, 100,000 purchasers."""
+    start = draw_at - datetime.timedelta(days=6)
+    lines = [
+        "order_id,ticket_number,sold_at,price_tier,amount,purchaser_name,purchaser_address,"
+        "purchaser_phone,purchaser_email,envelope_pick,status"
+    ]
+    ticket, order = 0, 0
+    while ticket < n:
+        order += 1
+        three = order % 4 == 0 and ticket + 3 <= n
+        person = order % 100_000
+        sold = (start + datetime.timedelta(seconds=order % 500_000)).isoformat()
+        status = "refunded" if order % 50 == 0 else "sold"
+        for amount in ("3.34", "3.33", "3.33") if three else ("5.00",):
+            ticket += 1
+            lines.append(
+                f"W{order},{ticket + 10_000_000},{sold},{3 if three else 1},{amount},Buyer {person},"
+                f'"{person} King Street, Kingston",519-555-{person % 10_000:04d},b{person}@example.org,'
+                f"{person % 52 + 1},{status}"
+            )
+    return ("\n".join(lines) + "\n").encode()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tickets", type=int, default=1_000_000)
+    args = parser.parse_args()
+    n = args.tickets
+
+    _prepare_database(os.environ.get("BENCH_DATABASE_NAME", "bench_supplier"))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.test_settings")
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from licensing.models import Licence, Organisation, SalesChannel
+    from raffle import services
+    from raffle.models import Sale, Ticket
+    from raffle.services.supplier_formats import SupplierFile
+
+    call_command("migrate", verbosity=0)
+    admin = get_user_model().objects.create_superuser("bench", "bench@example.org", "bench-password-123")
+    org = Organisation.objects.create(name="Bench Charity", charity_registration_number="1RR0001", city="Ottawa")
+    licence = Licence.objects.create(
+        number="BENCH-ONLINE",
+        organisation=org,
+        authority_kind="agco",
+        authority_name="AGCO",
+        sales_channel=SalesChannel.ONLINE,
+        prize_board="100000000.00",
+        fee_rate_percent="1.00",
+        issued_on=timezone.localdate() - datetime.timedelta(days=30),
+        expires_on=timezone.localdate() + datetime.timedelta(days=300),
+        supplier_name="Bench Supplier Inc.",
+        supplier_registration_number="GS-1",
+        supplier_system_name="BenchRaffle",
+        supplier_system_version="1.0",
+    )
+    event = services.event_setup(
+        actor=admin,
+        licence=licence,
+        name="Bench",
+        price_tiers=[(1, "5.00"), (3, "10.00")],
+        first_draw_at=timezone.now() - datetime.timedelta(hours=1),
+    )
+    draw = services.draw_open_sales(actor=admin, draw=event.draws.get(number=1))
+    content = sales_csv(n, draw.scheduled_at)
+    print(
+        f"Supplier import benchmark, {n:,} ticket rows ({len(content) / 1e6:.0f} MB), PostgreSQL "
+        f"{connection.pg_version // 10000}"
+    )
+
+    # Baseline: the same bytes COPYed into a bare table of the same columns.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "CREATE TABLE bare_sales (order_id text, ticket_number text, sold_at timestamptz, price_tier int, "
+            "amount numeric(12,2), purchaser_name text, purchaser_address text, purchaser_phone text, "
+            "purchaser_email text, envelope_pick int, status text)"
+        )
+
+    def raw_copy():
+        with transaction.atomic(), connection.cursor() as cursor:
+            with cursor.copy("COPY bare_sales FROM STDIN WITH (FORMAT csv, HEADER true)") as copy:
+                for start in range(0, len(content), 8 << 20):
+                    copy.write(content[start : start + (8 << 20)])
+
+    start = time.perf_counter()
+    raw_copy()
+    copy_s = time.perf_counter() - start
+
+    start = time.perf_counter()
+    summary = services.supplier_draw_import(
+        actor=admin, draw=draw, sales=SupplierFile(name="sales.csv", content=content)
+    )
+    import_s = time.perf_counter() - start
+    assert Ticket.objects.filter(draw=draw).count() == n
+    print(
+        f"raw COPY into a bare table: {copy_s:.2f} s; supplier_draw_import: {import_s:.2f} s "
+        f"= {import_s / copy_s:.2f}x COPY (goal <= 3x)"
+    )
+    print(
+        f"   {summary.tickets_sold:,} tickets sold, {summary.tickets_void:,} refunded, "
+        f"{Sale.objects.filter(draw=draw).count():,} sales, ${summary.amount_sold:,.2f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+"""What the benchmarks share."""
+
+import os
+
+
+def prepare_database(name: str) -> None:
+    """Drop and recreate the benchmark's own database on the server of
+    DATABASE_URL (default the local one) and point DATABASE_URL at it."""
+    import psycopg
+
+    base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    os.environ["DATABASE_URL"] = base.rsplit("/", 1)[0] + "/" + name
+
+
+def selling_draw(*, actor, organisation, number: str, channel: str):
+    """Draw 1 of a fresh event, selling, under a new AGCO licence `number` of
+    `organisation` on `channel`, with a prize board no benchmark reaches."""
+    import datetime
+
+    from django.utils import timezone
+
+    from licensing.models import Licence
+    from raffle import services
+
+    licence = Licence.objects.create(
+        number=number,
+        organisation=organisation,
+        authority_kind="agco",
+        authority_name="AGCO",
+        sales_channel=channel,
+        prize_board="100000000.00",
+        fee_rate_percent="1.00",
+        issued_on=timezone.localdate() - datetime.timedelta(days=1),
+        expires_on=timezone.localdate() + datetime.timedelta(days=300),
+    )
+    event = services.event_setup(
+        actor=actor,
+        licence=licence,
+        name=number,
+        price_tiers=[(1, "5.00"), (3, "10.00")],
+        first_draw_at=timezone.now() + datetime.timedelta(days=1),
+    )
+    return services.draw_open_sales(actor=actor, draw=event.draws.get(number=1))

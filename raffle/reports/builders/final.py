@@ -1,0 +1,246 @@
+"""The final report (R2) as data, issuable however the licence ended (R5):
+the Ace found, a must-go draw, expiry or cancellation."""
+
+import datetime
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import Prefetch, Sum
+from django.utils import timezone
+
+from core.money import ZERO
+from licensing.models import (
+    ApprovedUse,
+    Deposit,
+    DonatedPrize,
+    Expense,
+    ExpenseCategory,
+    ExpenseKind,
+    InterestCredit,
+    Licence,
+)
+from raffle.charts import ChartPoint, sales_and_jackpot_svg
+from raffle.models import DepositCoverage, Event, PrizePayment, UnclaimedPrize
+from raffle.reports import registers
+from raffle.reports.builders.common import (
+    ComplianceRow,
+    SlipCopy,
+    Totals,
+    compliance_rows,
+    members_in_charge,
+    slip_copies,
+    totals_of,
+)
+from raffle.reports.builders.draw_lines import DrawLine, closed_draws, draw_lines
+from raffle.reports.builders.four_draw import period_fee, period_prize_board
+from raffle.reports.builders.periods import DRAWS_PER_PERIOD, FINAL_DUE_DAYS, licence_end, period_of, report_day
+from raffle.reports.reconciliation import DrawReconciliation, draw_reconciliation
+from raffle.reports.trust_ledger import StatementReconciliation, ledger_entries, statement_reconciliation
+
+
+@dataclass
+class PeriodFee:
+    period: int
+    prize_board: Decimal
+    fee: Decimal
+
+    @property
+    def draws(self) -> str:
+        return f"{DRAWS_PER_PERIOD * self.period - 3}–{DRAWS_PER_PERIOD * self.period}"
+
+
+@dataclass
+class UseOfProceeds:
+    use: ApprovedUse
+    spent: Decimal
+
+
+@dataclass
+class FinalReport:
+    licence: Licence
+    event: Event
+    lines: list[DrawLine]
+    totals: Totals
+    jackpot_awarded: Decimal
+    jackpot_held: Decimal
+    forfeited_prizes: Decimal
+    expenses: list[Expense]
+    expenses_total: Decimal
+    uses: list[UseOfProceeds]
+    uses_total: Decimal
+    donated: list[DonatedPrize]
+    donated_total: Decimal
+    fees: list[PeriodFee]
+    fee_total: Decimal
+    deposits: list[SlipCopy]
+    reconciliation: list[DrawReconciliation]
+    compliance_register: bool
+    compliance_issues: list[str]
+    video_register: bool
+    chart_svg: str
+    last_draw_on: datetime.date | None
+    due_on: datetime.date | None
+    end_reason: str = ""
+    seed: Decimal = ZERO
+    seed_source: str = ""
+    interest: Decimal = ZERO
+    must_go_shares: Decimal = ZERO
+    expense_categories: list[tuple[str, Decimal]] = field(default_factory=list)
+    fees_paid: Decimal = ZERO
+    unclaimed_held: list[UnclaimedPrize] = field(default_factory=list)
+    ledger_balance: Decimal = ZERO
+    statement: StatementReconciliation | None = None
+    compliance: list[ComplianceRow] = field(default_factory=list)
+    signers: list = field(default_factory=list)
+    audit_head: str = ""  # the audit chain's head when issued (#15 prints it)
+    generated_at: datetime.datetime = field(default_factory=timezone.now)
+
+    @property
+    def is_final(self) -> bool:
+        return bool(self.end_reason)
+
+    @property
+    def gross_receipts(self) -> Decimal:
+        """R:R2 ticket sales; donated prizes are shown apart and not deducted."""
+        return self.totals.ticket_sales
+
+    @property
+    def prizes_total(self) -> Decimal:
+        return self.totals.draw_prizes + self.jackpot_awarded - self.forfeited_prizes
+
+    @property
+    def unclaimed_total(self) -> Decimal:
+        return sum((u.amount for u in self.unclaimed_held), ZERO)
+
+    @property
+    def fees_unpaid(self) -> Decimal:
+        return self.fee_total - self.fees_paid
+
+    @property
+    def net_proceeds(self) -> Decimal:
+        """R:L9 R:P6 gross receipts, with the seed (its own line, so the prizes it
+        paid do not make the proceeds negative) and the interest earned, less
+        prizes, the jackpot still held, expenses and the licence fees."""
+        return (
+            self.gross_receipts
+            + self.seed
+            + self.interest
+            - self.prizes_total
+            - self.jackpot_held
+            - self.expenses_total
+            - self.fee_total
+        )
+
+    @property
+    def net_unspent(self) -> Decimal:
+        return self.net_proceeds - self.uses_total
+
+    @property
+    def slip_images(self) -> list[SlipCopy]:
+        return [copy for copy in self.deposits if copy.image_uri]
+
+    @property
+    def slips_scanned_not_image(self) -> list[str]:
+        """Scans on file that cannot be inlined (a PDF, say): printed and attached by hand."""
+        return [copy.deposit.slip_number for copy in self.deposits if copy.has_scan and not copy.image_uri]
+
+    @property
+    def slips_without_scan(self) -> list[str]:
+        return [copy.deposit.slip_number for copy in self.deposits if not copy.has_scan]
+
+
+def _fees(event: Event, draws) -> list[PeriodFee]:
+    fees = []
+    for period in sorted({period_of(d.number) for d in draws}):
+        totals = totals_of([d for d in draws if period_of(d.number) == period])
+        fees.append(PeriodFee(period, period_prize_board(event, period, totals), period_fee(event, period, totals)))
+    return fees
+
+
+def _unclaimed_held(event: Event) -> list[UnclaimedPrize]:
+    """R:P5 prizes nobody claimed, still held in trust (not paid, not yet added to the proceeds)."""
+    paid = set(PrizePayment.objects.filter(draw__event=event).values_list("draw_id", "kind"))
+    return [
+        u
+        for u in UnclaimedPrize.objects.filter(draw__event=event, added_to_proceeds_on__isnull=True).select_related(
+            "draw"
+        )
+        if (u.draw_id, u.kind) not in paid
+    ]
+
+
+def _latest_statement(licence: Licence) -> StatementReconciliation | None:
+    from licensing.models import BankStatement
+
+    statement = BankStatement.objects.filter(account__licence=licence).order_by("-last_day", "-pk").first()
+    return statement_reconciliation(statement) if statement else None
+
+
+def final_report(event: Event, *, today: datetime.date | None = None) -> FinalReport:
+    """R:R2 the financial report of the whole event."""
+    licence = event.licence
+    draws = closed_draws(event)
+    lines = draw_lines(draws)
+    end_reason = licence_end(event, today=today)
+    if event.is_concluded and draws and draws[-1].must_go:
+        end_reason = "the Ace of Spades was found in the must-go draw"
+    forfeited = (
+        UnclaimedPrize.objects.filter(draw__event=event, added_to_proceeds_on__isnull=False).aggregate(t=Sum("amount"))[
+            "t"
+        ]
+        or ZERO
+    )
+    expenses = list(Expense.objects.filter(licence=licence).select_related("approved_use"))
+    running = [e for e in expenses if e.kind == ExpenseKind.EXPENSE and e.category != ExpenseCategory.LICENCE_FEE]
+    categories = {label: ZERO for value, label in ExpenseCategory.choices if value != ExpenseCategory.LICENCE_FEE}
+    for e in running:
+        categories[e.get_category_display()] += e.amount
+    uses = [
+        UseOfProceeds(use=u, spent=sum((e.amount for e in expenses if e.approved_use_id == u.pk), ZERO))
+        for u in ApprovedUse.objects.filter(licence=licence)
+    ]
+    donated = list(DonatedPrize.objects.filter(licence=licence))
+    fees = _fees(event, draws)
+    last_day = report_day(draws[-1]) if draws else None
+    entries = ledger_entries(licence)
+    return FinalReport(
+        licence=licence,
+        event=event,
+        lines=lines,
+        totals=totals_of(draws, lines),
+        jackpot_awarded=sum((d.jackpot_awarded or ZERO for d in draws), ZERO),
+        forfeited_prizes=forfeited,
+        jackpot_held=ZERO if event.is_concluded else event.jackpot,
+        expenses=expenses,
+        expenses_total=sum((e.amount for e in running), ZERO),
+        uses=uses,
+        uses_total=sum((u.spent for u in uses), ZERO),
+        donated=donated,
+        donated_total=sum((p.value for p in donated), ZERO),
+        fees=fees,
+        fee_total=sum((f.fee for f in fees), ZERO),
+        deposits=slip_copies(
+            Deposit.objects.filter(account__licence=licence)
+            .order_by("deposited_on", "slip_number")
+            .prefetch_related(Prefetch("coverage", DepositCoverage.objects.select_related("draw")))
+        ),
+        reconciliation=draw_reconciliation(event, draws=draws),
+        compliance_register=registers.compliance_register_available(),
+        compliance_issues=registers.compliance_issues(event),
+        video_register=registers.video_register_available(),
+        chart_svg=sales_and_jackpot_svg([ChartPoint(d.number, d.ticket_sales, d.jackpot_after) for d in draws]),
+        last_draw_on=last_day,
+        due_on=last_day + datetime.timedelta(days=FINAL_DUE_DAYS) if last_day and end_reason else None,  # R:R2
+        end_reason=end_reason,
+        seed=event.seed_jackpot,
+        seed_source=getattr(event, "seed_source", "") or "",
+        interest=InterestCredit.objects.filter(account__licence=licence).aggregate(t=Sum("amount"))["t"] or ZERO,
+        must_go_shares=sum((line.must_go_shares for line in lines), ZERO),
+        expense_categories=list(categories.items()),
+        fees_paid=sum((e.amount for e in expenses if e.category == ExpenseCategory.LICENCE_FEE), ZERO),
+        unclaimed_held=_unclaimed_held(event),
+        ledger_balance=entries[-1].balance if entries else ZERO,
+        statement=_latest_statement(licence),
+        compliance=compliance_rows(event),
+        signers=members_in_charge(licence),
+    )

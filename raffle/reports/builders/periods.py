@@ -1,0 +1,75 @@
+"""Four-draw periods, the day a draw counts for, how a licence ended, and
+which four-draw report each expense belongs to (RULES R1, R2, R5, D9).
+
+A period k holds draws 4k-3 to 4k. Its report is due 7 calendar days after
+its last draw (R1); the final report 30 days after the last draw (R2).
+"""
+
+import datetime
+from bisect import bisect_left
+
+from django.utils import timezone
+
+DRAWS_PER_PERIOD = 4
+FOUR_DRAW_DUE_DAYS = 7  # R:R1
+FINAL_DUE_DAYS = 30  # R:R2
+
+
+def period_of(draw_number: int) -> int:
+    return (draw_number - 1) // DRAWS_PER_PERIOD + 1
+
+
+def period_numbers(period: int) -> range:
+    return range(DRAWS_PER_PERIOD * period - 3, DRAWS_PER_PERIOD * period + 1)
+
+
+def held_at(draw) -> datetime.datetime | None:
+    """R:D9 when the draw was held: its postponed date when it has one, else
+    when its winning ticket was drawn (imported draws: their scheduled time)."""
+    for name in ("held_at", "postponed_to"):  # the postponement's field, when the event has one
+        value = getattr(draw, name, None)
+        if value:
+            return value
+    return draw.ticket_drawn_at or (draw.scheduled_at if draw.is_imported else None)
+
+
+def report_day(draw) -> datetime.date:
+    """The day a draw counts for in the reports' dates and deadlines: its
+    postponed date when it was postponed, else its scheduled date."""
+    for name in ("held_at", "postponed_to"):
+        value = getattr(draw, name, None)
+        if value:
+            return timezone.localdate(value)
+    return timezone.localdate(draw.scheduled_at)
+
+
+def expense_period(paid_on: datetime.date, period_ends: list[datetime.date], *, last_is_final: bool) -> int | None:
+    """R:R5 the four-draw report an expense belongs to: the first period whose
+    last draw is on or after the day it was paid. Expenses before draw 1 go in
+    period 1's report; expenses between two periods in the next period's;
+    after the last period of a licence that has ended, in that last report.
+    None: paid after the last finished period of a running event, so it goes
+    in the next report, not yet written. `period_ends` holds each period's last
+    draw day, in period order."""
+    if not period_ends:
+        return None
+    index = bisect_left(period_ends, paid_on)
+    if index < len(period_ends):
+        return index + 1
+    return len(period_ends) if last_is_final else None
+
+
+def licence_end(event, *, today: datetime.date | None = None) -> str:
+    """R:R5 how the licence ended, in words; empty while it runs."""
+    from licensing.models import LicenceStatus
+
+    licence = event.licence
+    if event.is_concluded:
+        return "the Ace of Spades was found"
+    if licence.status == LicenceStatus.CANCELLED:
+        return "the licence was cancelled"
+    if licence.status == LicenceStatus.CONCLUDED:
+        return "the licence was concluded"
+    if licence.is_expired(today):
+        return f"the licence expired on {licence.expires_on:%Y-%m-%d}"
+    return ""

@@ -1,0 +1,26 @@
+"""The dashboard's safety warning (RULES L4): when the jackpot forecast for
+the next draw reaches the next threshold of the organisation's safety and
+security plan, the measures set for it must be in place by then."""
+
+from decimal import Decimal
+
+from core.money import average_amount
+from licensing.services import safety_threshold_warning
+from raffle.models import Draw, Event
+from raffle.selectors.prize_board import FORECAST_RECENT_DRAWS
+
+
+def jackpot_forecast(event: Event) -> Decimal:
+    """The jackpot at the next draw: today's plus the recent draws' average allocation."""
+    recent = list(
+        Draw.objects.filter(event=event, ticket_sales__isnull=False)
+        .order_by("-number")
+        .values_list("jackpot_contribution", flat=True)[:FORECAST_RECENT_DRAWS]
+    )
+    return event.jackpot + average_amount(recent)
+
+
+def safety_warning(event: Event) -> dict | None:
+    if event.is_concluded:
+        return None
+    return safety_threshold_warning(event.licence.organisation, jackpot=event.jackpot, forecast=jackpot_forecast(event))

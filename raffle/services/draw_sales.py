@@ -1,0 +1,215 @@
+"""The draw's first steps (RULES D8): open ticket sales, close them (the
+draw's money fixed for good, P1), announce. Each goes through the draw
+machine (`raffle.services.draw_machine`)."""
+
+import datetime
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db import transaction
+
+from core.money import DRAW_PRIZE_PERCENT, JACKPOT_PERCENT, LICENSEE_PERCENT, Split, parse_amount, split_sales
+from licensing.models import LicenceStatus
+from raffle.errors import RaffleError, TransitionNotAllowed
+from raffle.models import Draw, DrawState, Event
+from raffle.selectors.drawnight import draw_sales_reconciliation
+from raffle.services import draw_machine
+from raffle.services.events import event_check_ready_to_sell
+from raffle.services.pool import draws_by_supplier, pool_fix
+from raffle.services.prize_board import prize_board_check
+
+
+@transaction.atomic
+def draw_open_sales(*, actor, draw: Draw, today: datetime.date | None = None) -> Draw:
+    event, draw, step = draw_machine.begin(draw, "open_sales")
+    licence = event.licence
+    if licence.status != LicenceStatus.ACTIVE or licence.is_expired(today):
+        raise RaffleError(f"Licence {licence.number} is not in force; no tickets may be sold under it.")
+    event_check_ready_to_sell(event)  # R:T12
+    if draws_by_supplier(draw) and not licence.supplier_recorded:  # R:D5
+        raise RaffleError(
+            f"Licence {licence.number} sells electronically: record its AGCO-registered supplier (name, "
+            "registration number, system name and version) before selling.",
+            rule="D5",
+        )
+    # R:T11 the previous draw finishes before the next draw's sales start.
+    unfinished = event.draws.filter(number__lt=draw.number).exclude(state=DrawState.CLOSED).first()
+    if unfinished:
+        raise TransitionNotAllowed(
+            f"Draw {unfinished.number} is not finished yet; finish it before selling for draw {draw.number}.",
+            rule="T11",
+        )
+    return draw_machine.advance(
+        actor=actor,
+        draw=draw,
+        step=step,
+        data={},
+    )
+
+
+@dataclass(frozen=True)
+class CloseSalesFigures:
+    """What closing a draw's sales fixes for good (P1): worked out by
+    `close_sales_figures` for the wizard's preview and for the service alike,
+    so the figures a volunteer confirms are the figures written."""
+
+    sales: Decimal
+    split: Split  # the 20/30/50 parts by the event's rounding rule
+    jackpot_before: Decimal
+    jackpot_after: Decimal
+    valid_tickets: int | None  # None: an imported draw has no tickets
+    void_tickets: int | None
+    container_count: int | None
+
+
+# The draw's fields closing sales writes.
+MONEY_FIELDS = (
+    "ticket_sales",
+    "draw_prize",
+    "jackpot_contribution",
+    "licensee_share",
+    "rounding",
+    "draw_prize_percent",
+    "jackpot_percent",
+    "licensee_percent",
+    "jackpot_before",
+    "jackpot_after",
+)
+
+
+def _whole_number(value) -> int | None:
+    if value is None or str(value).strip() == "":
+        return None
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise RaffleError("The container count must be a whole number of tickets.") from None
+
+
+def close_sales_figures(
+    draw: Draw, *, ticket_sales=None, container_count=None, jackpot_before: Decimal | None = None
+) -> CloseSalesFigures:
+    """R:P1 the figures closing the draw's sales would fix, and every refusal
+    of closing them, in one place; nothing is written.
+
+    The sales total comes from the draw's valid tickets (their tier prices;
+    voids excluded). `ticket_sales`, when given, is the reconciled cash count:
+    it must equal that total (T11). `container_count` (paper) is the number of
+    tickets counted in the container: it must equal the valid tickets sold
+    (T7, L13). An imported draw (`is_imported`) has no tickets: its total is
+    `ticket_sales`. The prizes must stay within the prize board (L3). The
+    jackpot before is the event's (`jackpot_before` for a history import,
+    which carries it from row to row)."""
+    counted = None
+    if ticket_sales is not None and str(ticket_sales).strip() != "":
+        counted = parse_amount(ticket_sales, what="The draw's ticket sales")
+    valid = void = None
+    if draw.is_imported:
+        if counted is None:
+            raise RaffleError("An imported draw needs its ticket sales total.")
+        total, container_count = counted, None
+    else:
+        container_count = _whole_number(container_count)
+        tickets = draw_sales_reconciliation(draw)
+        valid, void, total = tickets.valid_tickets, tickets.void_tickets, tickets.sales
+        if valid == 0:  # R:T7
+            raise RaffleError(
+                f"No valid ticket has been sold for draw {draw.number}; sales cannot close "
+                "on an empty pool. Record the night's sales first.",
+                rule="T7",
+            )
+        # R:T7 R:L13 R:D3 the tickets counted in the container are reconciled against the sales,
+        # so every sold ticket is in the container the winner is drawn from.
+        if container_count is not None and container_count != valid:
+            raise RaffleError(
+                f"The container holds {container_count} tickets but {valid} valid tickets were "
+                f"sold for draw {draw.number}. Recount, or find the missing sale, before closing.",
+                rule="L13",
+            )
+        if counted is not None and counted != total:  # R:T11 sales are reconciled before the draw
+            raise RaffleError(
+                f"The tickets sold for draw {draw.number} add up to ${total:,.2f}, but "
+                f"${counted:,.2f} was counted. Find the difference before closing sales.",
+                rule="T11",
+            )
+    event = draw.event
+    split = split_sales(total, rounding=event.rounding)
+    prize_board_check(event=event, extra_sales=split.sales)  # R:L3
+    before = event.jackpot if jackpot_before is None else jackpot_before
+    return CloseSalesFigures(
+        sales=split.sales,
+        split=split,
+        jackpot_before=before,
+        jackpot_after=before + split.jackpot_contribution,
+        valid_tickets=valid,
+        void_tickets=void,
+        container_count=container_count,
+    )
+
+
+def sales_close_write(*, event: Event, draw: Draw, figures: CloseSalesFigures) -> tuple[str, ...]:
+    """Write the figures on the draw (saved by the caller, with the fields
+    returned) and carry the jackpot on the event. Shared by the live close
+    and the history import, so they can never disagree."""
+    split = figures.split
+    draw.ticket_sales = split.sales
+    draw.draw_prize = split.draw_prize
+    draw.jackpot_contribution = split.jackpot_contribution
+    draw.licensee_share = split.licensee_share
+    draw.rounding = split.rounding
+    draw.draw_prize_percent = DRAW_PRIZE_PERCENT
+    draw.jackpot_percent = JACKPOT_PERCENT
+    draw.licensee_percent = LICENSEE_PERCENT
+    draw.jackpot_before = figures.jackpot_before
+    draw.jackpot_after = figures.jackpot_after
+    event.jackpot = draw.jackpot_after
+    event.save(update_fields=["jackpot"])
+    return MONEY_FIELDS
+
+
+@transaction.atomic
+def draw_close_sales(*, actor, draw: Draw, ticket_sales=None, container_count=None, expected_sales=None) -> Draw:
+    """Close sales and fix the draw's money for good (P1), at the figures of
+    `close_sales_figures`. `expected_sales`, when given, is the total the
+    volunteer was shown and confirmed: if the sales changed since (a sale or
+    a void on another screen), nothing is closed."""
+    event, draw, step = draw_machine.begin(draw, "close_sales")
+    figures = close_sales_figures(draw, ticket_sales=ticket_sales, container_count=container_count)
+    if expected_sales is not None and str(expected_sales).strip() != "":
+        shown = parse_amount(expected_sales, what="The total shown")
+        if shown != figures.sales:  # R:P1 close only at the total that was shown
+            raise RaffleError(
+                f"The sales of draw {draw.number} changed since the figures were shown: they now add up to "
+                f"${figures.sales:,.2f}, not ${shown:,.2f}. Nothing was closed; check the new figures.",
+                rule="P1",
+            )
+    fields = sales_close_write(event=event, draw=draw, figures=figures)
+    pool_data = {}
+    if not draw.is_imported:
+        pool = pool_fix(draw=draw, figures=figures)
+        pool_data = {
+            "valid_tickets": pool.valid_tickets,
+            "void_tickets": pool.void_tickets,
+            "first_serial": pool.first_serial,
+            "last_serial": pool.last_serial,
+            "container_count": pool.container_count,
+        }
+    return draw_machine.advance(
+        actor=actor,
+        draw=draw,
+        step=step,
+        fields=fields,
+        data={**{name: getattr(draw, name) for name in fields}, **pool_data},
+    )
+
+
+@transaction.atomic
+def draw_announce(*, actor, draw: Draw) -> Draw:
+    """R:D1 the sales, the draw prize and the jackpot are announced before the draw."""
+    event, draw, step = draw_machine.begin(draw, "announce")
+    return draw_machine.advance(
+        actor=actor,
+        draw=draw,
+        step=step,
+        data={"ticket_sales": draw.ticket_sales, "draw_prize": draw.draw_prize, "jackpot": draw.jackpot_after},
+    )

@@ -1,0 +1,308 @@
+"""The one path every sale takes: a stub or electronic sale, a device's
+import, a returned roll.
+
+1. `prepare_sales` runs with no lock held: it prices each line by the event's
+   tiers (T1), runs the per-sale checks (`check_sale_line`: purchaser and
+   envelope pick, T9; the serial count) and checks the typed serials are not
+   sold yet (T3). It reads nothing that can change while the draw sells: the
+   tiers, the sealed envelopes and the prizes committed by closed draws only
+   change while a draw is in progress, and an event has one at a time.
+2. `write_sales` takes the draw's lock with ONE statement, an UPDATE of the
+   draw's running totals that also takes the sale's seq numbers (the draw's
+   tickets are numbered densely: the last seq is valid + void tickets) and
+   refuses unless the draw is still selling. It then checks the prize board
+   against the returned total (L3), inserts the sales and COPYs the tickets.
+   The lock is held to the commit, so the close of sales (which locks the
+   draw) sees every sale committed before it and none after.
+
+The running totals (`Draw.sales_amount`, `sales_valid`, `sales_void`,
+`tickets_valid`, `tickets_void`) are also moved by `sale_void`;
+`reconcile_draw_totals` proves them against the rows.
+"""
+
+import datetime
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db import IntegrityError, connection
+from django.db.models import F
+from django.utils import timezone
+
+from core.money import ZERO
+from raffle.errors import EventConcluded, RaffleError
+from raffle.models import Draw, DrawState, Envelope, EventStatus, PriceTier, Sale, Ticket, TicketRoll
+from raffle.services.prize_board import prize_board_check, prizes_committed
+from raffle.services.purchase_limits import Purchase, purchase_limits_check
+
+# The most serials one roll, book or import may carry.
+MAX_BATCH = 2_000_000
+
+
+@dataclass
+class SaleLine:
+    """One sale to record: `units` of the tier selling `tier_quantity` tickets."""
+
+    tier_quantity: int
+    units: int = 1
+    serials: list[str] | None = None  # paper: the printed serials; electronic: generated
+    purchaser_name: str = ""
+    purchaser_contact: str = ""
+    envelope_pick: int | None = None
+    device: str = ""
+    roll: TicketRoll | None = None
+    sold_at: datetime.datetime | None = None
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class SaleBatch:
+    """Sales priced and checked, ready to be written under the draw's lock."""
+
+    draw: Draw
+    sales: list[Sale]
+    serial_lists: list[list[str] | None]
+    committed: Decimal
+
+    @property
+    def amount(self) -> Decimal:
+        return sum((s.amount for s in self.sales), ZERO)
+
+    @property
+    def tickets(self) -> int:
+        return sum(s.ticket_count for s in self.sales)
+
+
+def selling_draw(draw: Draw) -> Draw:
+    """Read the draw with its event and licence (no lock) and refuse early
+    when it does not sell; `write_sales` checks the state again under the lock."""
+    draw = Draw.objects.select_related("event__licence").get(pk=draw.pk)
+    check_selling(draw)
+    return draw
+
+
+def check_selling(draw: Draw) -> None:
+    if draw.event.status == EventStatus.CONCLUDED:  # R:P4
+        raise EventConcluded(f"{draw.event} is concluded; nothing more can be sold under this licence.", rule="P4")
+    if draw.state != DrawState.SELLING:  # R:T4
+        when = "are not open yet" if draw.state == DrawState.SCHEDULED else "are closed"
+        raise RaffleError(
+            f"Sales for draw {draw.number} {when}; a ticket is sold only for a draw whose sales are open.", rule="T4"
+        )
+
+
+def whole_number(value, what: str) -> int:
+    try:
+        number = int(str(value).strip())
+    except (TypeError, ValueError):
+        raise RaffleError(f"{what} must be a whole number, not {value!r}.") from None
+    if number < 1:
+        raise RaffleError(f"{what} must be at least 1.")
+    return number
+
+
+def price_tiers(draw: Draw) -> dict[int, PriceTier]:
+    return {t.quantity: t for t in PriceTier.objects.filter(event_id=draw.event_id)}
+
+
+def price_tier(tiers: dict[int, PriceTier], quantity) -> PriceTier:
+    # R:T1 a sale is priced only by the event's advertised price tiers.
+    quantity = whole_number(quantity, "The number of tickets in the price tier")
+    if quantity not in tiers:
+        offers = ", ".join(str(t) for t in tiers.values())
+        raise RaffleError(f"There is no price for {quantity} ticket(s); this event sells {offers}.", rule="T1")
+    return tiers[quantity]
+
+
+def _sealed_envelopes(draw: Draw) -> set[int]:
+    return set(Envelope.objects.filter(event_id=draw.event_id, opened_at__isnull=True).values_list("number", flat=True))
+
+
+def check_sale_line(line: SaleLine, *, sealed: set[int] | None, count: int) -> None:
+    """The checks every single sale passes, in one place. `sealed`: the sealed
+    envelopes when the sale carries a purchaser (stub and electronic), None
+    for a returned roll."""
+    if line.serials is not None and len(line.serials) != count:
+        raise RaffleError(
+            f"{line.tier_quantity} ticket(s) x {line.units} is {count} ticket(s), but "
+            f"{len(line.serials)} serial(s) were given."
+        )
+    if sealed is None:
+        return
+    # R:T9 stub and electronic tickets carry the purchaser and the envelope picked.
+    if not line.purchaser_name.strip() or not line.purchaser_contact.strip():
+        raise RaffleError(
+            "Enter the purchaser's name and a phone number or e-mail: the ticket carries "
+            "them so the winner can be reached.",
+            rule="T9",
+        )
+    if line.envelope_pick is None or str(line.envelope_pick).strip() == "":
+        raise RaffleError("Ask the purchaser which sealed envelope they pick.", rule="T9")
+    pick = whole_number(line.envelope_pick, "The envelope picked")
+    if pick not in sealed:
+        if 1 <= pick <= 52:
+            raise RaffleError(
+                f"Envelope {pick} is already open; the purchaser must pick one that is still sealed.", rule="T9"
+            )
+        raise RaffleError(f"Envelope numbers run from 1 to 52; there is no envelope {pick}.", rule="T9")
+    line.envelope_pick = pick
+
+
+def _existing_serials(licence_id: int, serials: list[str]) -> list[str]:
+    found = []
+    for start in range(0, len(serials), 5000):
+        found += Ticket.objects.filter(licence_id=licence_id, serial__in=serials[start : start + 5000]).values_list(
+            "serial", flat=True
+        )[:5]
+        if found:
+            break
+    return found
+
+
+def prepare_sales(
+    *, actor, draw: Draw, channel: str, lines: list[SaleLine], needs_purchaser: bool, serials_checked: bool = False
+) -> SaleBatch:
+    """Price and check every line; no lock is taken, nothing is written.
+    `draw` comes from `selling_draw`. `serials_checked`: the serials come from
+    a roll whose range was checked against every other roll of the licence
+    when it was issued."""
+    tiers = price_tiers(draw)
+    sealed = _sealed_envelopes(draw) if needs_purchaser else None
+    licence_id = draw.event.licence_id
+    sold_by = actor if getattr(actor, "is_authenticated", False) else None
+    now = timezone.now()
+    sales, serial_lists, total_tickets = [], [], 0
+    for line in lines:
+        tier = price_tier(tiers, line.tier_quantity)
+        units = whole_number(line.units, "The number of sales of this price")
+        count = tier.quantity * units
+        check_sale_line(line, sealed=sealed, count=count)
+        total_tickets += count
+        if total_tickets > MAX_BATCH:
+            raise RaffleError(f"At most {MAX_BATCH:,} tickets can be issued at once; split the batch.")
+        sales.append(
+            Sale(
+                licence_id=licence_id,
+                draw=draw,
+                channel=channel,
+                tier=tier,
+                units=units,
+                ticket_count=count,
+                amount=tier.price * units,
+                roll=line.roll,
+                purchaser_name=line.purchaser_name.strip()[:150],
+                purchaser_contact=line.purchaser_contact.strip()[:200],
+                envelope_pick=line.envelope_pick,
+                device=line.device.strip()[:60],
+                sold_by=sold_by,
+                sold_at=line.sold_at or now,
+            )
+        )
+        serial_lists.append(line.serials)
+    if needs_purchaser:  # the Rules of Play's per-person limit and excluded persons
+        purchase_limits_check(
+            draw=draw, purchases=[Purchase(s.purchaser_name, s.purchaser_contact, s.ticket_count) for s in sales]
+        )
+    given = [] if serials_checked else [s for serials in serial_lists if serials for s in serials]
+    if len(set(given)) != len(given):
+        raise RaffleError("The same serial appears twice in this sale; each serial is sold once.", rule="T3")
+    taken = _existing_serials(licence_id, given) if given else []
+    if taken:  # R:T3
+        raise RaffleError(
+            f"Ticket {taken[0]} is already sold under this licence; a serial is sold once across all draws.", rule="T3"
+        )
+    return SaleBatch(draw=draw, sales=sales, serial_lists=serial_lists, committed=prizes_committed(draw.event))
+
+
+def _take_seq(batch: SaleBatch) -> tuple[int, Decimal]:
+    """Lock the draw by moving its running totals, if it still sells. Returns
+    the last seq taken before this batch and the draw's valid sales after it."""
+    draw, tickets, amount = batch.draw, batch.tickets, batch.amount
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "UPDATE raffle_draw SET sales_amount = sales_amount + %s, sales_valid = sales_valid + %s, "
+                "tickets_valid = tickets_valid + %s WHERE id = %s AND state = %s "
+                "RETURNING tickets_valid + tickets_void, sales_amount",
+                [amount, len(batch.sales), tickets, draw.pk, DrawState.SELLING],
+            )
+            row = cursor.fetchone()
+    else:  # SQLite (the demo) locks the whole database for the write anyway
+        row = None
+        if Draw.objects.filter(pk=draw.pk, state=DrawState.SELLING).update(
+            sales_amount=F("sales_amount") + amount,
+            sales_valid=F("sales_valid") + len(batch.sales),
+            tickets_valid=F("tickets_valid") + tickets,
+        ):
+            fresh = Draw.objects.get(pk=draw.pk)
+            row = (fresh.last_seq, fresh.sales_amount)
+    if row is None:  # the draw stopped selling since it was read: say why
+        fresh = Draw.objects.select_related("event").get(pk=draw.pk)
+        check_selling(fresh)
+        raise RaffleError(f"Sales for draw {fresh.number} are closed.", rule="T4")
+    return row[0] - tickets, row[1]
+
+
+def _copy_tickets(rows: list[tuple[int, int, int, str, int]]) -> None:
+    """Insert (licence, draw, sale, serial, seq) rows: PostgreSQL COPY, or the
+    ORM on SQLite (the demo)."""
+    if connection.vendor == "postgresql":
+        columns = "licence_id, draw_id, sale_id, serial, seq, is_void"
+        with connection.cursor() as cursor, cursor.copy(f"COPY raffle_ticket ({columns}) FROM STDIN") as copy:
+            for start in range(0, len(rows), 100_000):
+                copy.write(
+                    "".join(
+                        f"{lic}\t{drw}\t{sale}\t{serial}\t{seq}\tf\n"
+                        for lic, drw, sale, serial, seq in rows[start : start + 100_000]
+                    )
+                )
+        return
+    Ticket.objects.bulk_create(
+        [
+            Ticket(licence_id=lic, draw_id=drw, sale_id=sale, serial=serial, seq=seq)
+            for lic, drw, sale, serial, seq in rows
+        ],
+        batch_size=2000,
+    )
+
+
+def write_sales(batch: SaleBatch) -> list[list[str]]:
+    """Under the draw's lock: take the seq numbers and move the totals, check
+    the prize board (L3), insert the sales and their tickets. Returns each
+    sale's serials. Runs inside the service's transaction."""
+    draw = batch.draw
+    seq, sold = _take_seq(batch)
+    # R:L3 the draw's valid sales so far plus these must keep the prizes within the prize board.
+    prize_board_check(event=draw.event, extra_sales=sold, committed=batch.committed)
+    Sale.objects.bulk_create(batch.sales, batch_size=5000)
+    rows, serials_out = [], []
+    licence_id = draw.event.licence_id
+    for sale, serials in zip(batch.sales, batch.serial_lists, strict=True):
+        if not serials:
+            serials = [f"E{draw.number:03d}-{n:07d}" for n in range(seq + 1, seq + sale.ticket_count + 1)]
+        rows.extend((licence_id, draw.pk, sale.pk, serial, seq + i) for i, serial in enumerate(serials, 1))
+        seq += sale.ticket_count
+        serials_out.append(serials)
+    try:
+        with connection.wrap_database_errors:  # psycopg's own errors from COPY, as Django's
+            _copy_tickets(rows)
+    except IntegrityError as error:  # R:T3 the constraint caught a serial sold at the same moment
+        detail = getattr(getattr(error.__cause__, "diag", None), "message_detail", "") or ""
+        serial = detail.split("=(", 1)[1].split(",", 1)[0] if "=(" in detail else "One of these serials"
+        raise RaffleError(
+            f"{serial} is already sold under this licence: someone else sold it at the same moment; nothing "
+            "was recorded. Check the serials and sell again.",
+            rule="T3",
+        ) from None
+    return serials_out
+
+
+def void_totals(*, draw: Draw, sale: Sale) -> None:
+    """Move a voided sale from the draw's valid totals to its void totals
+    (the draw is locked by the void)."""
+    Draw.objects.filter(pk=draw.pk).update(
+        sales_amount=F("sales_amount") - sale.amount,
+        sales_valid=F("sales_valid") - 1,
+        sales_void=F("sales_void") + 1,
+        tickets_valid=F("tickets_valid") - sale.ticket_count,
+        tickets_void=F("tickets_void") + sale.ticket_count,
+    )

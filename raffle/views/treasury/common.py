@@ -1,0 +1,53 @@
+"""What every treasurer's page shares: who reads and who writes, the event,
+the page context, a CSV response and the one way a write is made (parse the
+form, call one service, report the result)."""
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+
+from core.errors import DomainError
+from core.roles import ADMINISTRATOR, AUDITOR, TREASURER, user_has_role
+from raffle import selectors
+from raffle.models import Event
+from raffle.reports.reconciliation import trust_account_of
+
+READ = (TREASURER, AUDITOR, ADMINISTRATOR)
+WRITE = (TREASURER, ADMINISTRATOR)
+
+
+def event_for(event_id: int) -> Event:
+    return get_object_or_404(selectors.event_list(), pk=event_id)
+
+
+def page_context(request, event: Event, **extra) -> dict:
+    return {
+        "event": event,
+        "licence": event.licence,
+        "can_write": user_has_role(request.user, *WRITE),
+        "account": trust_account_of(event),
+        **extra,
+    }
+
+
+def csv_response(text: str, filename: str) -> HttpResponse:
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def write_and_back(request, form, call, *, done: str, back: str):
+    """Validate the form, call one service, report the result, go back."""
+    if not form.is_valid():
+        problems = "; ".join(
+            f"{form.fields[f].label if f in form.fields else ''} {' '.join(e)}".strip() for f, e in form.errors.items()
+        )
+        messages.error(request, f"Nothing was saved. {problems}")
+    else:
+        try:
+            call(form.cleaned_data)
+        except DomainError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, done)
+    return redirect(back)

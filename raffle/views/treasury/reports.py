@@ -1,0 +1,175 @@
+"""The treasurer's home and overview, the reports (PDF, CSV, issued copies),
+the ledger and the deadlines (page and iCalendar)."""
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.views import redirect_to_login
+from django.core import signing
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from core.errors import DomainError
+from core.pdf import pdf_response
+from core.roles import role_required, user_has_role
+from licensing import services as licensing_services
+from licensing.models import (
+    IssuedReport,
+    ReportKind,
+)
+from raffle import selectors
+from raffle.models import Event
+from raffle.reports import builders
+from raffle.reports import render as report_render
+from raffle.reports.deadlines import deadlines_ics, event_deadlines
+from raffle.reports.ledger import ledger_csv
+from raffle.reports.reconciliation import draw_reconciliation
+from raffle.views.treasury.common import READ, WRITE, csv_response, event_for, page_context
+
+
+@role_required(*READ)
+def treasury_home(request):
+    return render(request, "treasury/home.html", {"events": selectors.event_list()})
+
+
+@role_required(*READ)
+def overview(request, event_id: int):
+    event = event_for(event_id)
+    today = timezone.localdate()
+    deadlines = event_deadlines(event, today=today)
+    recon = draw_reconciliation(event, today=today)
+    feed = reverse("treasury_deadlines_ics", args=[event.pk])
+    return render(
+        request,
+        "treasury/overview.html",
+        page_context(
+            request,
+            event,
+            today=today,
+            feed_url=request.build_absolute_uri(f"{feed}?token={deadlines_feed_token(request.user, event)}"),
+            deadlines=[(d, d.status(today)) for d in deadlines],
+            periods=builders.available_periods(event),
+            flagged=[line for line in recon if line.flags],
+            summary=selectors.event_summary(event),
+            issued=[
+                (r, licensing_services.report_file_intact(r))
+                for r in IssuedReport.objects.filter(licence=event.licence).select_related("generated_by")
+            ],
+        ),
+    )
+
+
+def _send(content: bytes, filename: str, file_format: str) -> HttpResponse:
+    if file_format == "pdf":
+        return pdf_response(content, filename)
+    return csv_response(content.decode(), filename)
+
+
+@role_required(*READ)
+def report_view(request, event_id: int, kind: str, file_format: str, period: int | None = None):
+    """The report: once issued, the stored file as it was sent (rendered once,
+    when issued; its SHA-256 in a header); otherwise, or with ?fresh=1, a
+    preview rendered now and not stored."""
+    event = event_for(event_id)
+    issued = (
+        None
+        if request.GET.get("fresh")
+        else IssuedReport.objects.filter(licence=event.licence, kind=kind, period=period, file_format=file_format)
+        .order_by("-generated_at", "-pk")
+        .first()
+    )
+    if issued is not None and licensing_services.report_file_intact(issued):
+        with issued.file.open("rb") as handle:
+            response = _send(handle.read(), issued.file.name.rsplit("/", 1)[-1], file_format)
+        response["X-Content-SHA256"] = issued.sha256
+        return response
+    try:
+        content, filename, _, _ = report_render.report_file(event, kind, period, file_format)
+    except DomainError as error:
+        messages.error(request, str(error))
+        return redirect(reverse("treasury_overview", args=[event.pk]))
+    return _send(content, filename, file_format)
+
+
+@role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
+@require_POST
+def report_issue(request, event_id: int):
+    """Generate a report and keep the file with its SHA-256, who and when."""
+    event = event_for(event_id)
+    kind = request.POST.get("kind")
+    file_format = request.POST.get("format")
+    period = int(request.POST["period"]) if request.POST.get("period", "").isdigit() else None
+    if kind not in (ReportKind.FOUR_DRAW, ReportKind.FINAL) or file_format not in ("pdf", "csv"):
+        messages.error(request, "Choose the report and its format.")
+        return redirect(reverse("treasury_overview", args=[event.pk]))
+    try:
+        content, _, fee, due_on = report_render.report_file(event, kind, period, file_format)
+        issued = licensing_services.report_issue(
+            actor=request.user,
+            licence=event.licence,
+            kind=kind,
+            file_format=file_format,
+            content=content,
+            period=period,
+            fee=fee,
+            due_on=due_on,
+        )
+    except DomainError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{issued} issued and kept; SHA-256 {issued.sha256}.")
+    return redirect(reverse("treasury_overview", args=[event.pk]))
+
+
+@role_required(*READ)
+def issued_download(request, event_id: int, report_id: int):
+    event = event_for(event_id)
+    issued = get_object_or_404(IssuedReport, pk=report_id, licence=event.licence)
+    with issued.file.open("rb") as handle:
+        content = handle.read()
+    response = _send(content, issued.file.name.rsplit("/", 1)[-1], issued.file_format)
+    response["X-Content-SHA256"] = issued.sha256
+    return response
+
+
+@role_required(*READ)
+def ledger_download(request, event_id: int):
+    event = event_for(event_id)
+    return csv_response(ledger_csv(event), f"{event.licence.number}-ledger.csv")
+
+
+ICS_SALT = "raffle.treasury.deadlines-ics"
+
+
+def deadlines_feed_token(user, event: Event) -> str:
+    """A token for calendar apps, which cannot sign in: it names the user, and
+    the feed is served only while that user is active and holds a reading role."""
+    return signing.dumps({"user": user.pk, "event": event.pk}, salt=ICS_SALT)
+
+
+def deadlines_feed(request, event_id: int):
+    """The deadlines as iCalendar: for a signed-in reader, or for a calendar
+    app that presents the reader's subscription token."""
+    event = event_for(event_id)
+    token = request.GET.get("token")
+    if token:
+        try:
+            data = signing.loads(token, salt=ICS_SALT)
+        except signing.BadSignature:
+            raise PermissionDenied from None
+        user = get_user_model().objects.filter(pk=data.get("user"), is_active=True).first()
+        if data.get("event") != event.pk or user is None or not user_has_role(user, *READ):
+            raise PermissionDenied
+    elif not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    elif not user_has_role(request.user, *READ):
+        raise PermissionDenied
+    response = HttpResponse(
+        deadlines_ics(event, event_deadlines(event), host=request.get_host()),
+        content_type="text/calendar; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="{event.licence.number}-deadlines.ics"'
+    return response

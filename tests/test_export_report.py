@@ -1,0 +1,73 @@
+"""`manage.py export_report`: the same report the treasurer's page serves,
+as PDF or CSV, for archiving and auditors' scripts (RULES R1, R2)."""
+
+import csv
+import io
+
+import pytest
+from django.contrib.auth.models import Group
+from django.core.management import CommandError, call_command
+
+from core import roles
+from core.pdf import pdf_text
+from tests.factories import UserFactory, event_with_closed_draws
+
+
+@pytest.fixture
+def closed(db):
+    treasurer = UserFactory(username="treasurer")
+    treasurer.groups.add(Group.objects.get(name=roles.TREASURER))
+    event, _ = event_with_closed_draws(["795.00", "430.00", "405.00", "385.00"], actor=treasurer)
+    return event, treasurer
+
+
+def test_the_command_writes_the_csv_the_page_serves(closed, client, tmp_path):  # R:R1
+    event, treasurer = closed
+    target = tmp_path / "period-1.csv"
+    call_command(
+        "export_report", "--licence", event.licence.number, "--period", "1", "--format", "csv", "--output", str(target)
+    )
+    client.force_login(treasurer)
+    page = client.get(f"/treasury/{event.pk}/reports/period/1.csv")
+    assert target.read_bytes() == page.content
+    rows = list(csv.DictReader(io.StringIO(target.read_text())))
+    draws = [r for r in rows if r["draw_number"].isdigit()]
+    assert [r["draw_number"] for r in draws] == ["1", "2", "3", "4"]
+    assert [r["ticket_sales"] for r in draws] == ["795.00", "430.00", "405.00", "385.00"]
+    totals = {r["licence"]: r for r in rows if not r["draw_number"].isdigit()}  # labelled in the first column
+    assert totals["total"]["ticket_sales"] == "2015.00"
+    assert totals["prize_board"]["ticket_sales"] == "1007.50"
+    assert totals["fee_1.00_percent"]["ticket_sales"] == "10.07"
+
+
+def test_the_command_writes_the_final_report_as_pdf_to_standard_output(closed, capsysbinary):  # R:R2
+    event, _ = closed
+    call_command("export_report", "--licence", event.licence.number, "--final")
+    pdf = capsysbinary.readouterr().out
+    assert pdf.startswith(b"%PDF")
+    text = " ".join(pdf_text(pdf).split())
+    assert "Final report (DRAFT: the licence has not ended)" in text and "2,015.00" in text
+
+
+def test_the_command_refuses_a_period_not_over_and_an_unknown_licence(closed):  # R:R1
+    event, _ = closed
+    with pytest.raises(CommandError, match="No draw of period 2"):
+        call_command("export_report", "--licence", event.licence.number, "--period", "2")
+    with pytest.raises(CommandError, match="No event under licence"):
+        call_command("export_report", "--licence", "NOPE", "--final")
+    with pytest.raises(CommandError):
+        call_command("export_report", "--licence", event.licence.number)  # --period or --final
+
+
+def test_an_issued_report_is_served_as_stored_not_rendered_again(closed, client):  # R:R2
+    from licensing.models import IssuedReport
+
+    event, treasurer = closed
+    client.force_login(treasurer)
+    client.post(f"/treasury/{event.pk}/reports/issue/", {"kind": "final", "format": "pdf"})
+    issued = IssuedReport.objects.get()
+    stored = issued.file.read()
+    response = client.get(f"/treasury/{event.pk}/reports/final.pdf")
+    assert response.content == stored and response["X-Content-SHA256"] == issued.sha256
+    fresh = client.get(f"/treasury/{event.pk}/reports/final.pdf?fresh=1")
+    assert fresh.content.startswith(b"%PDF") and "X-Content-SHA256" not in fresh
