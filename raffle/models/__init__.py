@@ -46,13 +46,13 @@ from raffle.models.payments import (  # noqa: F401
     add_months,
 )
 from raffle.models.publication import WinnersPublication  # noqa: F401
+from raffle.models.results import WinnerNameConsent  # noqa: F401
 from raffle.models.supplier import (  # noqa: F401
     SettlementDeduction,
     SupplierImport,
     SupplierResult,
     SupplierSettlement,
 )
-from raffle.models.results import WinnerNameConsent  # noqa: F401
 from raffle.models.ticket import (  # noqa: F401
     DESTRUCTION_DELAY_DAYS,
     DrawPool,
