@@ -14,12 +14,12 @@ from django.utils.translation import gettext as _
 from licensing.models import SalesChannel
 from raffle.cards import card_name_for_reader
 from raffle.errors import RaffleError
-from raffle.models import Draw, DrawState, Event, MustGoTicket, WinnerSelection
+from raffle.models import BEFORE_WINNING_TICKET, Draw, Event, MustGoTicket, WinnerSelection
 from raffle.services.pool import normalise_serial
 
 # A draw's winning number is public once it is drawn, never before (D10):
-# every state from the winning ticket on, including any added later.
-NOT_YET_DRAWN = [DrawState.SCHEDULED, DrawState.SELLING, DrawState.SALES_CLOSED, DrawState.ANNOUNCED]
+# every state from the winning ticket on, read from the step table.
+NOT_YET_DRAWN = BEFORE_WINNING_TICKET
 
 
 @dataclass
