@@ -1,11 +1,20 @@
-"""A licence's figures on a given day (RULES L3, L5): the granted figures with
-every APPROVED amendment whose effective date has come applied in order. A
-requested amendment, or one not yet effective, changes nothing. The prize board
-guard, the forecast and the Rules of Play read the licence through here."""
+"""A licence's figures on a given day (RULES L3, L5, L8): the granted figures
+with every APPROVED amendment whose effective date has come applied in order.
+A requested amendment, or one not yet effective, changes nothing. The prize
+board guard, the forecast, the Rules of Play, the sales channel of each draw
+and every expiry check read the licence through here, never
+`Licence.expires_on` or `Licence.sales_channel` (the figures as granted).
+
+An amendment of the dates takes effect while the licence is in force (its
+effective day is on or before both the expiry it replaces and the new one),
+so the expiry in force on a day after the last such effective day is the
+licence's last day: `licence_last_day`."""
 
 import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal
+
+from django.utils import timezone
 
 from licensing.models import AmendmentKind, AmendmentStatus, Licence, LicenceAmendment, SalesChannel
 
@@ -49,13 +58,47 @@ def licence_terms_on(licence: Licence, day: datetime.date) -> LicenceTerms:
     return terms
 
 
-def licence_prize_board_on(licence: Licence, day: datetime.date) -> Decimal:
-    """R:L3 the prize board in force on `day`: one indexed read."""
-    amended = (
+def _latest_in_force(licence: Licence, day: datetime.date, kind: str, field_name: str):
+    """The figure of the last approved amendment of this kind effective by `day` (None: none is): one indexed read."""
+    return (
         amendments_in_force(licence, day)
-        .filter(kind=AmendmentKind.PRIZE_BOARD)
+        .filter(kind=kind)
         .order_by("-effective_on", "-approved_on", "-pk")
-        .values_list("new_prize_board", flat=True)
+        .values_list(field_name, flat=True)
         .first()
     )
+
+
+def licence_prize_board_on(licence: Licence, day: datetime.date) -> Decimal:
+    """R:L3 the prize board in force on `day`: one indexed read."""
+    amended = _latest_in_force(licence, day, AmendmentKind.PRIZE_BOARD, "new_prize_board")
     return licence.prize_board if amended is None else amended
+
+
+def licence_channel_on(licence: Licence, day: datetime.date) -> str:
+    """R:L5 the sales channel in force on `day`: an approved channel amendment
+    holds for draws on or after its effective day, not before."""
+    amended = _latest_in_force(licence, day, AmendmentKind.CHANNEL, "to_channel")
+    return licence.sales_channel if amended is None else amended
+
+
+def licence_expires_on(licence: Licence, day: datetime.date) -> datetime.date:
+    """R:L8 the expiry in force on `day`: the granted one, or an approved dates amendment's from its effective day."""
+    amended = _latest_in_force(licence, day, AmendmentKind.DATES, "new_expires_on")
+    return licence.expires_on if amended is None else amended
+
+
+def licence_in_force_on(licence: Licence, day: datetime.date) -> bool:
+    """R:L8 the licence has not expired on `day` (by the expiry in force that day)."""
+    return day <= licence_expires_on(licence, day)
+
+
+def licence_is_expired(licence: Licence, today: datetime.date | None = None) -> bool:
+    """R:L8 expired today: an expired licence may not be amended or cancelled, and nothing is sold under it."""
+    return not licence_in_force_on(licence, today or timezone.localdate())
+
+
+def licence_last_day(licence: Licence) -> datetime.date:
+    """R:L8 the day the licence expires, as granted and as every approved
+    dates amendment makes it (each takes effect while the licence is in force)."""
+    return licence_expires_on(licence, datetime.date.max)

@@ -125,9 +125,6 @@ class Licence(models.Model):
     def __str__(self) -> str:
         return f"Licence {self.number}"
 
-    def is_expired(self, today=None) -> bool:
-        return (today or timezone.localdate()) > self.expires_on
-
     @property
     def is_paper(self) -> bool:
         return self.sales_channel in SalesChannel.paper()

@@ -29,17 +29,12 @@ from licensing.models import (
     SalesChannel,
 )
 from licensing.services.applications import sales_plan_parse
-from licensing.services.licences import check_authority_allows
-from licensing.terms import licence_terms_on
+from licensing.services.licences import check_authority_allows, check_not_expired
+from licensing.terms import licence_expires_on, licence_in_force_on, licence_terms_on
 
 
 def _check_amendable(licence: Licence, today: datetime.date) -> None:
-    if licence.is_expired(today):  # R:L8
-        raise LicensingError(
-            f"Licence {licence.number} expired on {licence.expires_on:%Y-%m-%d}; an expired licence can "
-            "no longer be amended or cancelled.",
-            rule="L8",
-        )
+    check_not_expired(licence, today)  # R:L8
     if licence.status != LicenceStatus.ACTIVE:
         raise LicensingError(
             f"Licence {licence.number} is {licence.get_status_display().lower()}; only "
@@ -83,9 +78,10 @@ def _check_notice(licence: Licence, notice_given_on, effective_on, today) -> Non
             "at the earliest.",
             rule="L5",
         )
-    if effective_on > licence.expires_on:
+    if not licence_in_force_on(licence, effective_on):  # R:L8 the expiry in force, amendments included
         raise LicensingError(
-            f"The licence expires on {licence.expires_on:%Y-%m-%d}, before the change would take effect."
+            f"The licence expires on {licence_expires_on(licence, effective_on):%Y-%m-%d}, before the change "
+            "would take effect."
         )
 
 
@@ -158,6 +154,11 @@ def licence_amend(
             raise LicensingError("Give the new expiry date; it must be after today.")
         if new_expires_on == terms.expires_on:
             raise LicensingError(f"The licence already expires on {new_expires_on:%Y-%m-%d}.")
+        if new_expires_on < effective_on:  # the licence is in force when its new dates take effect
+            raise LicensingError(
+                f"The new expiry ({new_expires_on:%Y-%m-%d}) comes before the day the change takes effect "
+                f"({effective_on:%Y-%m-%d}); choose an earlier effective day."
+            )
         fields = {"new_expires_on": new_expires_on, "from_value": f"{terms.expires_on:%Y-%m-%d}"}
     elif kind == AmendmentKind.DRAW_PLACE:
         new_draw_place = (new_draw_place or "").strip()

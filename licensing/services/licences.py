@@ -19,6 +19,7 @@ from licensing.models import (
     SalesChannel,
 )
 from licensing.services.eligibility import eligibility_check
+from licensing.terms import licence_expires_on, licence_is_expired
 
 DEFAULT_FEE_RATE_PERCENT = {
     AuthorityKind.AGCO: Decimal("1.00"),
@@ -138,15 +139,21 @@ def licence_conclude(*, actor, licence: Licence, reason: str) -> Licence:
     return licence
 
 
-@transaction.atomic
-def licence_cancel(*, actor, licence: Licence, reason: str, today=None) -> Licence:
-    licence = Licence.objects.select_for_update().get(pk=licence.pk)
-    if licence.is_expired(today):  # R:L8
+def check_not_expired(licence: Licence, today: datetime.date | None = None) -> None:
+    """R:L8 an expired licence (by the expiry in force, amendments included) may not be amended or cancelled."""
+    today = today or timezone.localdate()
+    if licence_is_expired(licence, today):
         raise LicensingError(
-            f"Licence {licence.number} expired on {licence.expires_on:%Y-%m-%d}; an expired "
+            f"Licence {licence.number} expired on {licence_expires_on(licence, today):%Y-%m-%d}; an expired "
             "licence can no longer be amended or cancelled.",
             rule="L8",
         )
+
+
+@transaction.atomic
+def licence_cancel(*, actor, licence: Licence, reason: str, today=None) -> Licence:
+    licence = Licence.objects.select_for_update().get(pk=licence.pk)
+    check_not_expired(licence, today)  # R:L8
     if licence.status != LicenceStatus.ACTIVE:
         raise LicensingError(f"Licence {licence.number} is already {licence.get_status_display().lower()}.")
     if not (reason or "").strip():

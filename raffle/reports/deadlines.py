@@ -13,6 +13,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from licensing.models import AuditedStatementRequest, IssuedReport, ReportKind
+from licensing.terms import licence_last_day
 from raffle.models import Draw, DrawState, Event, UnclaimedPrize
 from raffle.reports.builders import (
     DRAWS_PER_PERIOD,
@@ -124,7 +125,13 @@ def event_deadlines(event: Event, *, today: datetime.date | None = None) -> list
             )
         )
     out.append(
-        Deadline(licence.expires_on, f"Licence {licence.number} expires", "licence", done=event.is_concluded, rule="L8")
+        Deadline(
+            licence_last_day(licence),  # R:L8 as amended
+            f"Licence {licence.number} expires",
+            "licence",
+            done=event.is_concluded,
+            rule="L8",
+        )
     )
     return sorted(out, key=lambda d: (d.on, d.what))
 

@@ -7,7 +7,7 @@ from decimal import Decimal
 from django.utils import timezone
 
 from core.money import average_amount, percent_used
-from licensing.terms import licence_prize_board_on
+from licensing.terms import licence_last_day, licence_prize_board_on
 from raffle.models import Draw, Event
 
 # R:L3 the prize board forecast shown on the dashboard.
@@ -95,7 +95,8 @@ def prize_board_forecast(event: Event) -> PrizeBoardForecast:
         next_date = timezone.localdate(next_draw.scheduled_at)
     else:
         next_date = timezone.localdate(event.first_draw_at) + interval * last_number
-    draws_left = 0 if next_date > licence.expires_on else (licence.expires_on - next_date) // interval + 1
+    last_day = licence_last_day(licence)  # R:L8 an approved amendment of the dates included
+    draws_left = 0 if next_date > last_day else (last_day - next_date) // interval + 1
     if event.is_concluded:
         draws_left = 0
     percent = percent_used(so_far, board)

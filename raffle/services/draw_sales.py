@@ -10,6 +10,7 @@ from django.db import transaction
 
 from core.money import DRAW_PRIZE_PERCENT, JACKPOT_PERCENT, LICENSEE_PERCENT, Split, parse_amount, split_sales
 from licensing.models import LicenceStatus
+from licensing.terms import licence_is_expired
 from raffle.errors import RaffleError, TransitionNotAllowed
 from raffle.models import Draw, DrawState, Event
 from raffle.selectors.drawnight import draw_sales_reconciliation
@@ -23,7 +24,7 @@ from raffle.services.prize_board import prize_board_check
 def draw_open_sales(*, actor, draw: Draw, today: datetime.date | None = None) -> Draw:
     event, draw, step = draw_machine.begin(draw, "open_sales")
     licence = event.licence
-    if licence.status != LicenceStatus.ACTIVE or licence.is_expired(today):
+    if licence.status != LicenceStatus.ACTIVE or licence_is_expired(licence, today):  # R:L8 amended expiry included
         raise RaffleError(f"Licence {licence.number} is not in force; no tickets may be sold under it.")
     event_check_ready_to_sell(event)  # R:T12
     if draws_by_supplier(draw) and not licence.supplier_recorded:  # R:D5

@@ -13,6 +13,7 @@ from django.utils import timezone
 from core.audit import audit_record
 from licensing.models import Licence
 from licensing.services import licence_conclude
+from licensing.terms import licence_expires_on, licence_in_force_on
 from raffle.cards import ACE_OF_SPADES, card_name, parse_card
 from raffle.errors import RaffleError
 from raffle.models import (
@@ -112,8 +113,9 @@ def _check_last_draw_must_go(event: Event, draw: Draw) -> None:
     (Imported draws are history, decided elsewhere.)"""
     if draw.must_go or draw.is_imported:
         return
-    expires_on = event.licence.expires_on
-    if timezone.localdate(draw.scheduled_at) + datetime.timedelta(days=event.draw_interval_days) > expires_on:
+    next_day = timezone.localdate(draw.scheduled_at) + datetime.timedelta(days=event.draw_interval_days)
+    if not licence_in_force_on(event.licence, next_day):  # R:L8 by the expiry in force, amendments included
+        expires_on = licence_expires_on(event.licence, next_day)
         raise RaffleError(
             f"Draw {draw.number} is the last draw before the licence expires on {expires_on:%Y-%m-%d}, so the "
             "Ace of Spades must be found in it. Make it the must-go final draw (the event's exit strategy page), "

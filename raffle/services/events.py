@@ -9,6 +9,7 @@ from django.utils import timezone
 from core.audit import audit_record
 from core.money import Rounding, parse_amount
 from licensing.models import Licence, LicenceStatus, SalesChannel
+from licensing.terms import licence_expires_on, licence_in_force_on
 from raffle.errors import RaffleError
 from raffle.models import (
     ENVELOPE_COUNT,
@@ -89,8 +90,11 @@ def event_setup(
         raise RaffleError("Choose what happens when the picked envelope is already open.")
     if draw_interval_days < 1:
         raise RaffleError("Draws must be at least one day apart.")
-    if timezone.localdate(first_draw_at) > licence.expires_on:
-        raise RaffleError(f"The first draw is after the licence expires ({licence.expires_on:%Y-%m-%d}).")
+    first_day = timezone.localdate(first_draw_at)
+    if not licence_in_force_on(licence, first_day):  # R:L8 an approved amendment of the dates included
+        raise RaffleError(
+            f"The first draw is after the licence expires ({licence_expires_on(licence, first_day):%Y-%m-%d})."
+        )
     tiers = _parse_price_tiers(price_tiers)
     seed = parse_amount(seed_jackpot, what="The seed jackpot")
     # R:P6 a seed (guaranteed minimum) jackpot is set only here, when the event of a

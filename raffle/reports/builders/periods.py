@@ -62,6 +62,7 @@ def expense_period(paid_on: datetime.date, period_ends: list[datetime.date], *, 
 def licence_end(event, *, today: datetime.date | None = None) -> str:
     """R:R5 how the licence ended, in words; empty while it runs."""
     from licensing.models import LicenceStatus
+    from licensing.terms import licence_expires_on, licence_is_expired
 
     licence = event.licence
     if event.is_concluded:
@@ -70,6 +71,7 @@ def licence_end(event, *, today: datetime.date | None = None) -> str:
         return "the licence was cancelled"
     if licence.status == LicenceStatus.CONCLUDED:
         return "the licence was concluded"
-    if licence.is_expired(today):
-        return f"the licence expired on {licence.expires_on:%Y-%m-%d}"
+    today = today or timezone.localdate()
+    if licence_is_expired(licence, today):  # R:L8 by the expiry in force, amendments included
+        return f"the licence expired on {licence_expires_on(licence, today):%Y-%m-%d}"
     return ""
