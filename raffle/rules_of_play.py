@@ -107,7 +107,7 @@ def rules_of_play(event: Event) -> dict:
     tiers = list(event.price_tiers.all())
     schedule = draw_schedule(event)
     paper = event.deck_kind == DeckKind.PAPER
-    roll = licence.sales_channel == SalesChannel.PAPER_ROLL
+    roll = terms.sales_channel == SalesChannel.PAPER_ROLL  # R:L5 the channel in force today
     sections = []
 
     sections.append(
@@ -124,7 +124,7 @@ def rules_of_play(event: Event) -> dict:
         )
     )
 
-    channel = licence.get_sales_channel_display().lower()
+    channel = terms.channel_label.lower()
     ticket_items = [f"{t.quantity} ticket{'s' if t.quantity > 1 else ''} for {format_money(t.price)}" for t in tiers]
     ticket_text = [f"Tickets are sold as {channel}. Prices:"]
     if event.is_bingo:  # R:T12
@@ -175,7 +175,7 @@ def rules_of_play(event: Event) -> dict:
         )
     )
 
-    if licence.sales_channel == SalesChannel.PAPER_ROLL:
+    if roll:
         choose = (
             "The winning ticket's holder chooses the envelope at the draw (or, if absent, when claiming the prize)."
         )
@@ -225,7 +225,7 @@ def rules_of_play(event: Event) -> dict:
             "video recorded and the recording kept at least 30 days."
         )
     sections.append(Section("Draws are recorded", [recording]))
-    if licence.sales_channel not in SalesChannel.paper() or not paper:
+    if terms.sales_channel not in SalesChannel.paper() or not paper:
         sections.append(Section("The electronic raffle system", electronic_system_text(licence, paper_deck=paper)))
 
     payout = event.must_go_payout

@@ -6,6 +6,7 @@ from django.utils import timezone
 from licensing.errors import LicensingError
 from licensing.models import AmendmentStatus, AuthorityKind, Licence, LicenceAmendment, SalesChannel
 from licensing.services import licence_amend_channel, licence_amendment_approve, licence_cancel
+from licensing.terms import licence_channel_on
 from tests.factories import LicenceFactory
 
 pytestmark = pytest.mark.django_db
@@ -31,9 +32,11 @@ def _amend(licence, **overrides):
 def test_an_agco_paper_licence_moves_to_electronic_after_notice_and_approval():  # R:L5
     licence = LicenceFactory(sales_channel=SalesChannel.PAPER_ROLL)
     amendment = _amend(licence)
-    assert Licence.objects.get(pk=licence.pk).sales_channel == SalesChannel.PAPER_ROLL  # not before approval
+    assert licence_channel_on(licence, TODAY + 14 * DAY) == SalesChannel.PAPER_ROLL  # not before approval
     licence_amendment_approve(actor=None, amendment=amendment, approved_on=TODAY + 3 * DAY, today=TODAY)
-    assert Licence.objects.get(pk=licence.pk).sales_channel == SalesChannel.ELECTRONIC
+    assert licence_channel_on(licence, TODAY + 14 * DAY) == SalesChannel.ELECTRONIC  # from its effective day
+    assert licence_channel_on(licence, TODAY + 13 * DAY) == SalesChannel.PAPER_ROLL  # not before
+    assert Licence.objects.get(pk=licence.pk).sales_channel == SalesChannel.PAPER_ROLL  # the granted figure is kept
     assert LicenceAmendment.objects.get().status == AmendmentStatus.APPROVED
 
 
@@ -84,4 +87,5 @@ def test_an_amendment_cannot_be_approved_once_the_licence_has_expired():  # R:L8
     amendment = _amend(licence)
     with pytest.raises(LicensingError, match="expired"):
         licence_amendment_approve(actor=None, amendment=amendment, approved_on=TODAY + 2 * DAY, today=TODAY + 31 * DAY)
-    assert Licence.objects.get(pk=licence.pk).sales_channel == licence.sales_channel
+    assert LicenceAmendment.objects.get().status == AmendmentStatus.REQUESTED
+    assert licence_channel_on(licence, TODAY + 14 * DAY) == licence.sales_channel

@@ -144,3 +144,40 @@ def test_new_dates_must_hold_on_the_day_they_take_effect(treasurer):  # R:L8
             today=TODAY,
             **LETTER,
         )
+
+
+def test_the_pages_sell_on_the_channel_in_force_on_each_draws_day(client, staff_user):  # R:L5
+    """An AGCO stub licence amended to electronic in-person sales from two weeks
+    on: the draws before that day keep their books of stubs on every page, the
+    Rules of Play still say stubs today, and the licence keeps its granted channel."""
+    from core import roles
+    from licensing.models import SalesChannel
+    from raffle.forms import SaleForm
+    from raffle.rules_of_play import rules_of_play
+    from raffle.services.pool import draw_sales_channel
+    from tests.factories import user_with_role
+
+    licence = LicenceFactory(sales_channel=SalesChannel.PAPER_STUB)
+    event = event_with_draw(actor=staff_user, licence=licence, first_draw_at=timezone.now() + DAY)
+    amendment = licensing_services.licence_amend_channel(
+        actor=None,
+        licence=licence,
+        to_channel=SalesChannel.ELECTRONIC,
+        notice_given_on=TODAY,
+        effective_on=TODAY + 14 * DAY,
+        today=TODAY,
+        **LETTER,
+    )
+    licensing_services.licence_amendment_approve(actor=None, amendment=amendment, approved_on=TODAY, today=TODAY)
+    assert Licence.objects.get(pk=licence.pk).sales_channel == SalesChannel.PAPER_STUB
+    first = services.draw_open_sales(actor=staff_user, draw=event.draws.get(number=1))  # tomorrow's draw
+    third = Draw(event=event, number=3, scheduled_at=first.scheduled_at + 14 * DAY)  # not yet on the board
+    assert draw_sales_channel(first) == SalesChannel.PAPER_STUB
+    assert draw_sales_channel(third) == SalesChannel.ELECTRONIC
+    client.force_login(user_with_role(roles.SELLER))
+    page = client.get(f"/draws/{first.pk}/sales/").content.decode()
+    assert "Books of stubs issued for this draw" in page and 'name="serials"' in page
+    assert client.get(f"/draws/{first.pk}/rolls/").status_code == 200
+    assert "serials" not in SaleForm(draw=third).fields
+    text = " ".join(" ".join(s.paragraphs + s.items) for s in rules_of_play(event)["sections"])
+    assert "Tickets are sold as paper stub tickets" in text

@@ -10,6 +10,7 @@ from django.utils import timezone
 from core import roles
 from core.pdf import pdf_text
 from licensing.models import Application, ApplicationStatus, Eligibility, Licence, LicenceAmendment
+from licensing.terms import licence_channel_on
 from raffle.models import Draw, Event, MustGoReason
 from tests.factories import LicenceFactory, OrganisationFactory, UserFactory
 
@@ -126,8 +127,8 @@ def test_an_amendment_is_requested_and_approved_through_the_page(client):  # R:L
     )
     amendment = LicenceAmendment.objects.get()
     client.post(url, {"action": "approve", "amendment": amendment.pk, "approve-approved_on": TODAY.isoformat()})
-    licence.refresh_from_db()
-    assert licence.sales_channel == "electronic"
+    assert licence_channel_on(licence, TODAY + datetime.timedelta(days=15)) == "electronic"  # from its effective day
+    assert licence_channel_on(licence, TODAY) == "paper_roll"
 
 
 def test_the_exit_strategy_page_shows_the_forecast_and_makes_the_final_draw(client, event):  # R:L3 R:P7

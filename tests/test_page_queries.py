@@ -30,13 +30,17 @@ SKIP = {"logout", "admin:logout", "admin:view_on_site"}
 # The audit page (its per-organisation anchors and checkpoint), the final
 # report's new fields and the trust ledger came over 20 in the last merges of
 # #14 and #15, also NOT yet fixed and held the same way.
+# #19: every expiry check reads the licence's approved amendments of its dates
+# (one indexed query each: the deadlines, how the licence ended, the forecast,
+# the outstanding reports of each licence), also held, not fixed.
 CEILINGS = {
-    "treasury_final_report": 38,
-    "application_detail": 29,
-    "application_pdf": 26,
-    "event_dashboard": 21,
+    "treasury_final_report": 39,
+    "application_detail": 33,
+    "application_pdf": 30,
+    "event_dashboard": 24,
     "audit_trail": 64,
     "treasury_trust_ledger": 22,
+    "treasury_overview": 23,
 }
 
 

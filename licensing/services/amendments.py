@@ -42,7 +42,7 @@ def _check_amendable(licence: Licence, today: datetime.date) -> None:
         )
 
 
-def _check_channel(licence: Licence, to_channel: str) -> None:
+def _check_channel(licence: Licence, from_channel: str, to_channel: str) -> None:
     if to_channel == SalesChannel.ONLINE:  # R:L5
         raise LicensingError(
             "Online sales must be chosen before the event and used for every draw; a licence cannot be "
@@ -50,10 +50,10 @@ def _check_channel(licence: Licence, to_channel: str) -> None:
             "in-person sales).",
             rule="L5",
         )
-    if not licence.is_paper or to_channel != SalesChannel.ELECTRONIC:  # R:L5
+    if from_channel not in SalesChannel.paper() or to_channel != SalesChannel.ELECTRONIC:  # R:L5
         raise LicensingError(
             f"The only amendment allowed is from paper to electronic in-person sales; this licence sells "
-            f"{licence.get_sales_channel_display().lower()}.",
+            f"{SalesChannel(from_channel).label.lower()}.",
             rule="L5",
         )
     if licence.authority_kind != AuthorityKind.AGCO:  # R:L5
@@ -136,8 +136,8 @@ def licence_amend(
     terms = licence_terms_on(licence, effective_on)
     fields, draws = {}, []
     if kind == AmendmentKind.CHANNEL:
-        _check_channel(licence, to_channel)
-        fields = {"from_channel": licence.sales_channel, "to_channel": to_channel}
+        _check_channel(licence, terms.sales_channel, to_channel)  # the channel in force then (an earlier one counts)
+        fields = {"from_channel": terms.sales_channel, "to_channel": to_channel}
     elif kind == AmendmentKind.PRIZE_BOARD:
         board = parse_amount(new_prize_board, what="The new prize board", allow_zero=False)
         check_authority_allows(  # R:L2
@@ -222,8 +222,8 @@ def licence_amendment_approve(
     today: datetime.date | None = None,
 ) -> LicenceAmendment:
     """Record the authority's written approval. The new figure holds from the
-    amendment's effective day (`licensing.terms`); the channel is also set on
-    the licence, as the sales pages read it there."""
+    amendment's effective day (`licensing.terms`), the channel too: the
+    licence keeps its figures as granted."""
     today = today or timezone.localdate()
     amendment = LicenceAmendment.objects.select_for_update().get(pk=amendment.pk)
     licence = Licence.objects.select_for_update().get(pk=amendment.licence_id)
@@ -241,9 +241,6 @@ def licence_amendment_approve(
     amendment.approved_on = approved_on
     amendment.approval_reference = (reference or "").strip()
     amendment.save(update_fields=["status", "approved_on", "approval_reference"])
-    if amendment.kind == AmendmentKind.CHANNEL:
-        licence.sales_channel = amendment.to_channel
-        licence.save(update_fields=["sales_channel"])
     audit_record(
         actor=actor,
         action="licensing.licence.amend_approve",

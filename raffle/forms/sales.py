@@ -5,6 +5,7 @@ from django import forms
 from licensing.models import SalesChannel
 from raffle.models import Draw
 from raffle.selectors import sales as sales_selectors
+from raffle.services.pool import draw_sales_channel
 
 
 class SaleForm(forms.Form):
@@ -24,7 +25,7 @@ class SaleForm(forms.Form):
         self.fields["envelope_pick"].choices = [("", "— choose —")] + [
             (n, f"Envelope {n}") for n in sales_selectors.sealed_envelope_numbers(draw)
         ]
-        if draw.event.licence.sales_channel != SalesChannel.PAPER_STUB:
+        if draw_sales_channel(draw) != SalesChannel.PAPER_STUB:  # R:L5 the channel in force on the draw's day
             del self.fields["serials"]
         if draw.event.is_bingo:  # R:T12 the seller attests the sale is made inside the hall
             self.fields["inside_hall"] = forms.BooleanField(

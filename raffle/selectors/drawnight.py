@@ -79,8 +79,9 @@ def roll_winner_claim(draw: Draw) -> RollWinnerClaim | None:
     name, so the holder must come forward); None for other draws."""
     from licensing.models import SalesChannel
     from raffle.models import PrizeKind, PrizePayment, WinnerSelection
+    from raffle.services.pool import draw_sales_channel
 
-    if draw.state != DrawState.CLOSED or draw.event.licence.sales_channel != SalesChannel.PAPER_ROLL:
+    if draw.state != DrawState.CLOSED or draw_sales_channel(draw) != SalesChannel.PAPER_ROLL:
         return None
     selection = WinnerSelection.objects.filter(draw=draw, superseded_at__isnull=True).select_related("ticket").first()
     if selection is None:

@@ -11,7 +11,8 @@ import secrets
 
 from django.utils import timezone
 
-from licensing.models import AmendmentStatus, LicenceAmendment, SalesChannel
+from licensing.models import AmendmentKind, AmendmentStatus, LicenceAmendment, SalesChannel
+from licensing.terms import licence_channel_on
 from raffle.errors import RaffleError
 from raffle.models import (
     DESTRUCTION_DELAY_DAYS,
@@ -32,12 +33,11 @@ _MAX_RNG_TRIES = 64
 def pending_amendment(draw: Draw) -> LicenceAmendment | None:
     """R:L5 an approved amendment of the licence's channel that does not yet
     apply to this draw: it takes effect for draws on or after its effective day."""
-    licence = draw.event.licence
     return (
         LicenceAmendment.objects.filter(
-            licence=licence,
+            licence_id=draw.event.licence_id,
+            kind=AmendmentKind.CHANNEL,
             status=AmendmentStatus.APPROVED,
-            to_channel=licence.sales_channel,
             effective_on__gt=timezone.localdate(draw.scheduled_at),
         )
         .order_by("effective_on")
@@ -46,10 +46,10 @@ def pending_amendment(draw: Draw) -> LicenceAmendment | None:
 
 
 def draw_sales_channel(draw: Draw) -> str:
-    """R:L5 the channel a draw sells on: the licence's, except that draws
-    before an approved amendment's effective day keep the channel it replaced."""
-    pending = pending_amendment(draw)
-    return pending.from_channel if pending else draw.event.licence.sales_channel
+    """R:L5 the channel a draw sells on: the one in force on its day, so a
+    draw before an approved amendment's effective day keeps the channel it
+    replaced and the draws from that day sell on the new one."""
+    return licence_channel_on(draw.event.licence, timezone.localdate(draw.scheduled_at))
 
 
 def is_electronic_draw(draw: Draw) -> bool:

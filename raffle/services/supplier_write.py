@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from licensing.models import Deposit
 from raffle.models import DepositCoverage, Draw, Sale, SupplierSettlement, Ticket
+from raffle.services.pool import draw_sales_channel
 from raffle.services.supplier_formats import SupplierFile
 from raffle.services.supplier_parse import ParsedSettlement
 
@@ -47,7 +48,7 @@ def copy_sales_and_tickets(*, actor, draw: Draw, groups) -> None:
 
 def _write_rows(*, actor, draw: Draw, groups) -> None:
     licence_id = draw.event.licence_id
-    channel = draw.event.licence.sales_channel
+    channel = draw_sales_channel(draw)  # R:L5 the channel in force on the draw's day
     seller = actor.pk if getattr(actor, "is_authenticated", False) else None
     seq = Ticket.objects.filter(draw=draw).aggregate(m=Max("seq"))["m"] or 0
     now = timezone.now()

@@ -15,7 +15,7 @@ from core.audit import audit_record
 from licensing.models import SalesChannel
 from raffle.errors import RaffleError
 from raffle.models import Draw, DrawState, Sale, TicketRoll
-from raffle.services.pool import normalise_serial, pending_amendment
+from raffle.services.pool import draw_sales_channel, normalise_serial, pending_amendment
 from raffle.services.sale_path import (
     SaleLine,
     prepare_sales,
@@ -50,10 +50,12 @@ def ticket_sell(
     """
     draw = selling_draw(draw)
     # R:L5 a draw before an approved amendment's effective day still sells on the
-    # channel it replaced (stub serials typed); its electronic sales are refused.
+    # channel it replaced (stub serials typed); its electronic sales are refused,
+    # a bingo event's as electronic sales first (T12).
     pending = pending_amendment(draw)
-    channel = pending.from_channel if pending and serials else draw.event.licence.sales_channel
-    bingo = check_bingo_sale(draw, channel=channel, place=place)
+    channel = draw_sales_channel(draw)
+    attempted = pending.to_channel if pending and not serials else channel
+    bingo = check_bingo_sale(draw, channel=attempted, place=place)
     if pending and not serials:
         refuse_before_amendment(draw, pending)
     if channel == SalesChannel.PAPER_ROLL:
@@ -104,9 +106,9 @@ def tickets_import(*, actor, draw: Draw, device: str, lines: list[SaleLine]) -> 
     """Bulk issue from an electronic sales device's export: every line is a
     sale with its purchaser and envelope pick; serials are generated."""
     draw = selling_draw(draw)
-    channel = draw.event.licence.sales_channel
-    check_bingo_sale(draw, channel=channel)  # R:T12
+    channel = draw_sales_channel(draw)
     pending = pending_amendment(draw)
+    check_bingo_sale(draw, channel=pending.to_channel if pending else channel)  # R:T12 an electronic import
     if pending:  # R:L5 electronic sales only for draws from the effective day
         refuse_before_amendment(draw, pending)
     if channel not in (SalesChannel.ELECTRONIC, SalesChannel.ONLINE):

@@ -13,6 +13,7 @@ from raffle.models import BEFORE_WINNING_TICKET, Draw, PrizeKind, PrizePayment, 
 from raffle.services import draw_machine
 from raffle.services.pool import (
     current_selection,
+    draw_sales_channel,
     draws_by_rng,
     paper_ticket,
     pick_rng,
@@ -74,7 +75,7 @@ def draw_redraw_unclaimed(
     typed twice; or by the RNG). Every re-draw is logged; earlier winners are
     never drawn again."""
     event, draw = draw_machine.lock(draw)
-    if event.licence.sales_channel != SalesChannel.PAPER_ROLL:
+    if draw_sales_channel(draw) != SalesChannel.PAPER_ROLL:
         raise RaffleError(
             "Only roll-ticket winners are re-drawn; stub and electronic tickets carry the winner's name and contact.",
             rule="T8",

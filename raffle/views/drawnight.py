@@ -18,9 +18,11 @@ from django.views.decorators.http import require_POST
 
 from core import roles
 from core.errors import DomainError
+from licensing.models import SalesChannel
 from raffle import selectors, services
 from raffle.errors import RaffleError
 from raffle.models import DRAW_ORDER, DRAW_STEPS, Draw, DrawState
+from raffle.services.pool import draw_sales_channel
 from raffle.steps import (
     for_draw,
     perform_next_step,
@@ -57,6 +59,7 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
         screen, shows, template = step.screen_name, step.shows, step.template
     if preview is not None:
         button = f"Close sales at ${preview.sales:,.2f}"
+    channel = draw_sales_channel(draw)  # R:L5 the channel in force on the draw's day
     context = {
         "draw": draw,
         "event": draw.event,
@@ -70,6 +73,8 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
         "by_supplier": variant(draw) == "supplier",
         "supplier": selectors.supplier_draw_status(draw) if variant(draw) == "supplier" else None,
         "progress": _progress(draw),
+        "channel": channel,
+        "channel_is_paper": channel in SalesChannel.paper(),
         # A screen without its own partial gets the generic one with the step form.
         "screen_template": select_template([template, "raffle/drawnight/_generic.html"]).template.name,
     }

@@ -15,6 +15,7 @@ from raffle import services
 from raffle.forms.sales import IssueRollForm, ReturnRollForm, SaleForm, VoidForm
 from raffle.models import Draw, RollKind, Sale
 from raffle.selectors import sales as sales_selectors
+from raffle.services.pool import draw_sales_channel
 
 SALES_ROLES = (roles.SELLER, roles.DRAW_STAFF, roles.ADMINISTRATOR)
 VOID_ROLES = (roles.DRAW_STAFF, roles.ADMINISTRATOR)  # a void is a supervisor's decision
@@ -27,7 +28,7 @@ def _sales_draw(draw_id: int) -> Draw:
 
 def _rolls_page(request, draw: Draw):
     """R:T7 R:L13 paper rolls: issue rolls to named sellers, record their return."""
-    books = draw.event.licence.sales_channel == SalesChannel.PAPER_STUB
+    books = draw_sales_channel(draw) == SalesChannel.PAPER_STUB
     rolls = list(sales_selectors.draw_rolls(draw))
     posted = request.POST if request.method == "POST" else None
     action = posted.get("action") if posted else None
@@ -82,7 +83,7 @@ def _rolls_page(request, draw: Draw):
 @roles.role_required(*SALES_ROLES)
 def rolls(request, draw_id: int):
     draw = _sales_draw(draw_id)
-    if not draw.event.licence.is_paper:
+    if draw_sales_channel(draw) not in SalesChannel.paper():  # R:L5 the channel in force on the draw's day
         raise Http404("This event sells electronically; it has no rolls or books.")
     return _rolls_page(request, draw)
 
@@ -90,7 +91,8 @@ def rolls(request, draw_id: int):
 @roles.role_required(*SALES_ROLES)
 def sell(request, draw_id: int):
     draw = _sales_draw(draw_id)
-    if draw.event.licence.sales_channel == SalesChannel.PAPER_ROLL:
+    channel = draw_sales_channel(draw)
+    if channel == SalesChannel.PAPER_ROLL:
         return _rolls_page(request, draw)
     form = SaleForm(request.POST or None, draw=draw, initial={"device": request.session.get("sales_device", "")})
     if request.method == "POST" and form.is_valid():
@@ -121,6 +123,7 @@ def sell(request, draw_id: int):
         "raffle/sales/sell.html",
         {
             "draw": draw,
+            "channel": channel,
             "form": form,
             "summary": sales_selectors.draw_sales_summary(draw),
             "recent": sales_selectors.recent_sales(draw),
