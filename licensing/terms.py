@@ -82,6 +82,11 @@ def licence_channel_on(licence: Licence, day: datetime.date) -> str:
     return licence.sales_channel if amended is None else amended
 
 
+def licence_draw_place_on(licence: Licence, day: datetime.date) -> str:
+    """R:L5 the draw place an approved amendment sets from its effective day ('' : none; the event's own holds)."""
+    return _latest_in_force(licence, day, AmendmentKind.DRAW_PLACE, "new_draw_place") or ""
+
+
 def licence_expires_on(licence: Licence, day: datetime.date) -> datetime.date:
     """R:L8 the expiry in force on `day`: the granted one, or an approved dates amendment's from its effective day."""
     amended = _latest_in_force(licence, day, AmendmentKind.DATES, "new_expires_on")

@@ -181,3 +181,37 @@ def test_the_pages_sell_on_the_channel_in_force_on_each_draws_day(client, staff_
     assert "serials" not in SaleForm(draw=third).fields
     text = " ".join(" ".join(s.paragraphs + s.items) for s in rules_of_play(event)["sections"])
     assert "Tickets are sold as paper stub tickets" in text
+
+
+def test_an_amended_draw_place_is_where_the_draws_from_its_effective_day_are_held(client, treasurer):  # R:L5
+    from django.urls import reverse
+
+    from core import roles
+    from raffle.services.pool import draw_place_of
+    from tests.factories import user_with_role
+
+    licence = LicenceFactory(issued_on=TODAY - 60 * DAY)
+    event = event_with_draw(
+        actor=treasurer, licence=licence, first_draw_at=timezone.now() + DAY, draw_place="Legion Branch 6, Owen Sound"
+    )
+    amendment = licensing_services.licence_amend(
+        actor=None,
+        licence=licence,
+        kind=AmendmentKind.DRAW_PLACE,
+        new_draw_place="Harbour Hall, 12 Front St, Owen Sound",
+        notice_given_on=TODAY - 30 * DAY,
+        effective_on=TODAY - 10 * DAY,
+        today=TODAY - 30 * DAY,
+        **LETTER,
+    )
+    draw = event.draws.get(number=1)
+    earlier = Draw(event=event, number=0, scheduled_at=draw.scheduled_at - 20 * DAY)  # before the effective day
+    assert draw_place_of(draw) == "Legion Branch 6, Owen Sound"  # requested, not approved: nothing changes
+    licensing_services.licence_amendment_approve(
+        actor=None, amendment=amendment, approved_on=TODAY - 28 * DAY, today=TODAY - 28 * DAY
+    )
+    assert draw_place_of(draw) == "Harbour Hall, 12 Front St, Owen Sound"
+    assert draw_place_of(earlier) == "Legion Branch 6, Owen Sound"
+    client.force_login(user_with_role(roles.DRAW_STAFF))
+    page = client.get(reverse("draw_night", args=[draw.pk])).content.decode()
+    assert "Harbour Hall, 12 Front St, Owen Sound" in page and "Legion Branch 6" not in page

@@ -5,7 +5,7 @@ from django import forms
 from licensing.models import SalesChannel
 from raffle.models import Draw
 from raffle.selectors import sales as sales_selectors
-from raffle.services.pool import draw_sales_channel
+from raffle.services.pool import draw_place_of, draw_sales_channel
 
 
 class SaleForm(forms.Form):
@@ -28,11 +28,12 @@ class SaleForm(forms.Form):
         if draw_sales_channel(draw) != SalesChannel.PAPER_STUB:  # R:L5 the channel in force on the draw's day
             del self.fields["serials"]
         if draw.event.is_bingo:  # R:T12 the seller attests the sale is made inside the hall
+            hall = draw_place_of(draw)
             self.fields["inside_hall"] = forms.BooleanField(
-                label=f"This sale is made inside {draw.event.draw_place}",
+                label=f"This sale is made inside {hall}",
                 required=True,
                 error_messages={
-                    "required": f"A bingo event's tickets are sold inside {draw.event.draw_place} "
+                    "required": f"A bingo event's tickets are sold inside {hall} "
                     "only: tick the box if this sale is made there."
                 },
             )

@@ -12,7 +12,7 @@ import secrets
 from django.utils import timezone
 
 from licensing.models import AmendmentKind, AmendmentStatus, LicenceAmendment, SalesChannel
-from licensing.terms import licence_channel_on
+from licensing.terms import licence_channel_on, licence_draw_place_on
 from raffle.errors import RaffleError
 from raffle.models import (
     DESTRUCTION_DELAY_DAYS,
@@ -50,6 +50,12 @@ def draw_sales_channel(draw: Draw) -> str:
     draw before an approved amendment's effective day keeps the channel it
     replaced and the draws from that day sell on the new one."""
     return licence_channel_on(draw.event.licence, timezone.localdate(draw.scheduled_at))
+
+
+def draw_place_of(draw: Draw) -> str:
+    """R:L5 where the draw is held: an approved draw-place amendment's place
+    from its effective day, else the event's own."""
+    return licence_draw_place_on(draw.event.licence, timezone.localdate(draw.scheduled_at)) or draw.event.draw_place
 
 
 def is_electronic_draw(draw: Draw) -> bool:

@@ -10,6 +10,7 @@ from core.audit import audit_record
 from licensing.models import LicenceAmendment, SalesChannel
 from raffle.errors import RaffleError
 from raffle.models import Draw, Sale
+from raffle.services.pool import draw_place_of
 
 
 def refuse_before_amendment(draw: Draw, pending: LicenceAmendment) -> None:
@@ -27,7 +28,7 @@ def check_bingo_sale(draw: Draw, *, channel: str, place: str = "") -> dict:
     event = draw.event
     if not event.is_bingo:
         return {}
-    hall = event.draw_place.strip()
+    hall = draw_place_of(draw).strip()  # R:L5 an amended draw place from its effective day
     if channel != SalesChannel.PAPER_STUB:
         raise RaffleError(
             f"{event} is a bingo revenue model event: it sells stub tickets only, inside "

@@ -22,7 +22,7 @@ from licensing.models import SalesChannel
 from raffle import selectors, services
 from raffle.errors import RaffleError
 from raffle.models import DRAW_ORDER, DRAW_STEPS, Draw, DrawState
-from raffle.services.pool import draw_sales_channel
+from raffle.services.pool import draw_place_of, draw_sales_channel
 from raffle.steps import (
     for_draw,
     perform_next_step,
@@ -74,6 +74,7 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
         "supplier": selectors.supplier_draw_status(draw) if variant(draw) == "supplier" else None,
         "progress": _progress(draw),
         "channel": channel,
+        "draw_place": draw_place_of(draw),  # R:L5 an amended draw place from its effective day
         "channel_is_paper": channel in SalesChannel.paper(),
         # A screen without its own partial gets the generic one with the step form.
         "screen_template": select_template([template, "raffle/drawnight/_generic.html"]).template.name,

@@ -15,7 +15,7 @@ from raffle import services
 from raffle.forms.sales import IssueRollForm, ReturnRollForm, SaleForm, VoidForm
 from raffle.models import Draw, RollKind, Sale
 from raffle.selectors import sales as sales_selectors
-from raffle.services.pool import draw_sales_channel
+from raffle.services.pool import draw_place_of, draw_sales_channel
 
 SALES_ROLES = (roles.SELLER, roles.DRAW_STAFF, roles.ADMINISTRATOR)
 VOID_ROLES = (roles.DRAW_STAFF, roles.ADMINISTRATOR)  # a void is a supervisor's decision
@@ -109,7 +109,7 @@ def sell(request, draw_id: int):
                 envelope_pick=data["envelope_pick"],
                 device=data["device"],
                 serials=serials,
-                place=draw.event.draw_place if data.get("inside_hall") else "",
+                place=draw_place_of(draw) if data.get("inside_hall") else "",
             )
         except DomainError as error:
             form.add_error(None, str(error))
@@ -168,6 +168,7 @@ def sale_ticket_pdf(request, sale_id: int):
             "helpline": HELPLINE,
             "draw": sale.draw,
             "event": sale.draw.event,
+            "draw_place": draw_place_of(sale.draw),  # R:L5 an amended draw place from its effective day
         },
     )
     return pdf_response(pdf, f"ticket-{sale.draw.number}-{sale.pk}{'-reprint' if reprint else ''}.pdf")
