@@ -76,6 +76,8 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
         "channel": channel,
         "draw_place": draw_place_of(draw),  # R:L5 an amended draw place from its effective day
         "channel_is_paper": channel in SalesChannel.paper(),
+        # The announcement for the room: only the figures, full screen (no form, no menus).
+        "projector": request.GET.get("projector") == "1",
         # A screen without its own partial gets the generic one with the step form.
         "screen_template": select_template([template, "raffle/drawnight/_generic.html"]).template.name,
     }
