@@ -119,6 +119,13 @@ def rules_of_play(event: Event) -> dict:
                 f", under lottery licence {licence.number} issued by {licence.authority_name}. "
                 f"The licence is in force until {terms.expires_on:%B %-d, %Y}; the prize board is "
                 f"{format_money(terms.prize_board)}.",
+                (  # R:R4 the authority's approval, recorded before the first sale
+                    f"These Rules of Play were approved by {licence.authority_name} on "
+                    f"{event.rules_approved_on:%B %-d, %Y} (reference {event.rules_approval_reference})."
+                    if event.rules_approved_on
+                    else f"These Rules of Play await the approval of {licence.authority_name}; "
+                    "no ticket is sold before it."
+                ),
                 "Players must be 18 years of age or older.",
             ],
         )

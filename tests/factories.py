@@ -118,6 +118,9 @@ def event_with_draw(*, actor=None, licence=None, **event_kwargs):
     licence = licence or LicenceFactory()
     event_kwargs.setdefault("name", "Test Catch the Ace")
     event_kwargs.setdefault("first_draw_at", timezone.now() + datetime.timedelta(days=1))
+    # R:R4 the authority approved the Rules of Play before the first sale.
+    event_kwargs.setdefault("rules_approved_on", min(licence.issued_on, timezone.localdate()))
+    event_kwargs.setdefault("rules_approval_reference", "Approval RP-TEST")
     return services.event_setup(actor=actor, licence=licence, **event_kwargs)
 
 

@@ -115,6 +115,9 @@ def test_the_rules_can_change_before_the_first_sale_but_not_after(staff_user):  
     event = Event.objects.get(pk=event.pk)
     assert event.claim_period_days == 30 and event.must_go_payout == MustGoPayout.FINAL_WINNER
     assert [(t.quantity, t.price) for t in event.price_tiers.all()] == [(1, 10)]
+    event = services.event_record_rules_approval(  # R:R4 the changed rules approved again
+        actor=staff_user, event=event, approved_on=timezone.localdate(), reference="RP-2"
+    )
     run_draw(event.draws.get(number=1), actor=staff_user, until=DrawState.SELLING)
     with pytest.raises(RaffleError, match="can no longer change") as refused:
         services.event_update_rules(actor=staff_user, event=event, claim_period_days=7)
@@ -258,6 +261,9 @@ def test_a_bingo_event_cannot_start_without_an_exit_strategy_submitted_for_revie
     with pytest.raises(RaffleError, match="Submit this bingo"):
         services.draw_open_sales(actor=staff_user, draw=draw)
     services.event_submit_rules(actor=staff_user, event=event, submitted_on=timezone.localdate())
+    services.event_record_rules_approval(  # R:R4 the changed rules approved again
+        actor=staff_user, event=event, approved_on=timezone.localdate(), reference="RP-BINGO"
+    )
     assert services.draw_open_sales(actor=staff_user, draw=draw).state == DrawState.SELLING
     text = _flat(" ".join(p for s in rules_of_play(Event.objects.get(pk=event.pk))["sections"] for p in s.paragraphs))
     assert "stub tickets only, sold only inside Delta Bingo, Kingston" in text

@@ -20,7 +20,7 @@ from raffle.forms.drawnight import (
     SerialTypedTwiceForm,
     WinningTicketForm,
 )
-from raffle.forms.rules import MustGoForm, RulesSettingsForm
+from raffle.forms.rules import MustGoForm, RulesApprovalForm, RulesSettingsForm
 from raffle.forms.sales import IssueRollForm, ReturnRollForm, SaleForm, VoidForm
 from raffle.forms.supplier import SupplierImportForm, SupplierWinningTicketForm
 from raffle.forms.treasury import (
@@ -52,6 +52,7 @@ __all__ = [
     "ImportedCloseSalesForm",
     "IssueRollForm",
     "MustGoForm",
+    "RulesApprovalForm",
     "MustGoRedrawForm",
     "PaperCloseSalesForm",
     "PaperMustGoRedrawForm",

@@ -24,5 +24,14 @@ class RulesSettingsForm(forms.Form):
     unclaimed_prize_policy = forms.CharField(label="Unclaimed prizes", widget=forms.Textarea(attrs={"rows": 3}))
 
 
+class RulesApprovalForm(forms.Form):
+    """R:R4 the licensing authority's approval of the Rules of Play, recorded before the first sale."""
+
+    approved_on = forms.DateField(
+        label="Approved by the licensing authority on", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    reference = forms.CharField(label="Reference of the approval (letter, e-mail or file number)", max_length=120)
+
+
 class MustGoForm(forms.Form):
     reason = forms.ChoiceField(label="Why this is the final draw", choices=MustGoReason.choices)

@@ -115,6 +115,12 @@ class Event(models.Model):
     rules_submitted_on = models.DateField(
         null=True, blank=True, help_text="Day the Rules of Play went to the regulator for review (T12)."
     )
+    rules_approved_on = models.DateField(
+        null=True, blank=True, help_text="Day the licensing authority approved the Rules of Play (R4)."
+    )
+    rules_approval_reference = models.CharField(
+        max_length=120, blank=True, help_text="The authority's reference of that approval (letter, e-mail, file)."
+    )
     status = models.CharField(max_length=20, choices=EventStatus.choices, default=EventStatus.RUNNING)
     jackpot = money_field(default=0, help_text="The progressive jackpot now, as last announced.")
     seed_jackpot = money_field(default=0, help_text="Seed money put in the jackpot at the start (P6).")

@@ -20,6 +20,7 @@ from raffle.services.draws import (  # noqa: F401
 )
 from raffle.services.events import (  # noqa: F401
     event_check_ready_to_sell,
+    event_record_rules_approval,
     event_setup,
     event_submit_rules,
     event_update_rules,

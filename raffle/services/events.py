@@ -67,8 +67,11 @@ def event_setup(
     must_go_payout: str | None = None,
     unclaimed_prize_policy: str | None = None,
     max_tickets_per_person: int | None = None,
+    rules_approved_on: datetime.date | None = None,
+    rules_approval_reference: str = "",
 ) -> Event:
-    """Create the event of a licence with its 52 envelopes and its first draw."""
+    """Create the event of a licence with its 52 envelopes and its first draw;
+    the authority's approval of its Rules of Play when it is already known (R4)."""
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     if licence.status != LicenceStatus.ACTIVE:
         raise RaffleError(
@@ -129,6 +132,9 @@ def event_setup(
         must_go_payout=must_go_payout,
         max_tickets_per_person=max_tickets_per_person or None,  # stated in the Rules of Play
     )
+    if rules_approved_on is not None:
+        _check_rules_approval(rules_approved_on, rules_approval_reference)
+        event.rules_approved_on, event.rules_approval_reference = rules_approved_on, rules_approval_reference.strip()
     if unclaimed_prize_policy is not None:
         event.unclaimed_prize_policy = _clean_policy(unclaimed_prize_policy)
     event.full_clean()
@@ -153,6 +159,8 @@ def event_setup(
             "first_draw_at": first_draw_at,
             "seed_jackpot": seed,
             "seed_letter_of_credit": seed_letter_of_credit,
+            "rules_approved_on": event.rules_approved_on,
+            "rules_approval_reference": event.rules_approval_reference,
             **deck,
             "revenue_model": revenue_model,
             "must_go_payout": must_go_payout,
@@ -252,6 +260,9 @@ def event_update_rules(*, actor, event: Event, price_tiers=None, **changes) -> E
     if event.rules_submitted_on and fields:
         event.rules_submitted_on = None  # changed rules go back for review
         fields.append("rules_submitted_on")
+    if event.rules_approved_on and fields:  # R:R4 changed rules need the authority's approval again
+        event.rules_approved_on, event.rules_approval_reference = None, ""
+        fields += ["rules_approved_on", "rules_approval_reference"]
     event.save(update_fields=fields)
     data = {name: getattr(event, name) for name in changes}
     if price_tiers is not None:
@@ -281,10 +292,42 @@ def event_submit_rules(*, actor, event: Event, submitted_on: datetime.date) -> E
     return event
 
 
+def _check_rules_approval(approved_on, reference: str) -> None:
+    if not isinstance(approved_on, datetime.date) or approved_on > timezone.localdate():
+        raise RaffleError("Give the day the licensing authority approved the Rules of Play (not a day to come).")
+    if not (reference or "").strip():
+        raise RaffleError("Give the authority's reference of the approval (its letter, e-mail or file number).")
+
+
+@transaction.atomic
+def event_record_rules_approval(*, actor, event: Event, approved_on: datetime.date, reference: str) -> Event:
+    """R:R4 the licensing authority approved the Rules of Play as generated:
+    its date and reference are recorded before the first sale and printed in them."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if rules_frozen(event):  # R:R4
+        raise RaffleError(
+            f"Tickets are on sale for {event} already; the approval of its Rules of Play was due before the "
+            "first sale.",
+            rule="R4",
+        )
+    _check_rules_approval(approved_on, reference)
+    event.rules_approved_on, event.rules_approval_reference = approved_on, reference.strip()[:120]
+    event.save(update_fields=["rules_approved_on", "rules_approval_reference"])
+    audit_record(
+        actor=actor,
+        action="raffle.event.rules_approved",
+        obj=event,
+        data={"approved_on": approved_on, "reference": event.rules_approval_reference},
+    )
+    return event
+
+
 def event_check_ready_to_sell(event: Event) -> None:
     """R:T12 a bingo revenue model event starts only with an exit strategy in
-    Rules of Play submitted for review."""
+    Rules of Play submitted for review; R:R4 every event only once the
+    authority's approval of its Rules of Play is recorded."""
     if not event.is_bingo:
+        _check_rules_approved(event)
         return
     if not event.must_go_payout:
         raise RaffleError(
@@ -296,4 +339,14 @@ def event_check_ready_to_sell(event: Event) -> None:
         raise RaffleError(
             "Submit this bingo revenue model event's Rules of Play for review, and record the day, before selling.",
             rule="T12",
+        )
+    _check_rules_approved(event)
+
+
+def _check_rules_approved(event: Event) -> None:
+    if event.rules_approved_on is None:  # R:R4
+        raise RaffleError(
+            f"Record the licensing authority's approval of the Rules of Play of {event} (date and reference) "
+            "before the first sale.",
+            rule="R4",
         )

@@ -8,7 +8,7 @@ from core.errors import DomainError
 from core.pdf import pdf_response, render_pdf
 from core.roles import ADMINISTRATOR, AUDITOR, DRAW_STAFF, TREASURER, role_required, user_has_role
 from raffle import selectors, services
-from raffle.forms import MustGoForm, RulesSettingsForm
+from raffle.forms import MustGoForm, RulesApprovalForm, RulesSettingsForm
 from raffle.rules_of_play import rules_of_play as build_rules
 
 
@@ -35,6 +35,7 @@ def exit_strategy(request, event_id: int):
     settings_form = RulesSettingsForm(initial=initial)
     forecast = selectors.prize_board_forecast(event)
     must_go_form = MustGoForm(initial={"reason": forecast.must_go_due or None})
+    approval_form = RulesApprovalForm()
     if request.method == "POST":
         action = request.POST.get("action")
         try:
@@ -45,6 +46,14 @@ def exit_strategy(request, event_id: int):
                 if settings_form.is_valid():
                     services.event_update_rules(actor=request.user, event=event, **settings_form.cleaned_data)
                     messages.success(request, "Rules of Play updated.")
+                    return redirect("exit_strategy", event.pk)
+            elif action == "approval":
+                if not user_has_role(request.user, ADMINISTRATOR, TREASURER):
+                    raise PermissionDenied
+                approval_form = RulesApprovalForm(request.POST)
+                if approval_form.is_valid():
+                    services.event_record_rules_approval(actor=request.user, event=event, **approval_form.cleaned_data)
+                    messages.success(request, "The approval of the Rules of Play is recorded.")
                     return redirect("exit_strategy", event.pk)
             elif action == "must_go" and current is not None:
                 if not user_has_role(request.user, ADMINISTRATOR, TREASURER, DRAW_STAFF):
@@ -65,6 +74,7 @@ def exit_strategy(request, event_id: int):
             "forecast": forecast,
             "settings_form": settings_form,
             "must_go_form": must_go_form,
+            "approval_form": approval_form,
             "frozen": services.rules_frozen(event),
             "must_go_tickets": current.must_go_tickets.all() if current is not None else [],
         },

@@ -123,6 +123,8 @@ class Command(BaseCommand):
             first_draw_at=first_draw_at,
             price_tiers=[(1, "5.00"), (3, "10.00"), (10, "20.00")],
             draw_place="Royal Canadian Legion Branch 6, 1450 2nd Avenue West, Owen Sound",
+            rules_approved_on=first_draw_day - datetime.timedelta(days=14),  # R:R4 before the first sale
+            rules_approval_reference="City of Owen Sound, letter LL-2026-044",
         )
         staff, treasurer = users["drawstaff"], users["treasurer"]
         destroyer = BonaFideMember.objects.get(user=staff)

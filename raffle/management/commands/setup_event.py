@@ -49,6 +49,12 @@ class Command(BaseCommand):
         parser.add_argument("--expires", help="Licence expiry, YYYY-MM-DD (default: one year after the start).")
         parser.add_argument("--deck", choices=DeckKind.values, default=DeckKind.PAPER)
         parser.add_argument("--draw-time", default="19:30", help="Time of the weekly draw, HH:MM.")
+        parser.add_argument(
+            "--rules-approved-on",
+            help="Day the authority approved the Rules of Play, YYYY-MM-DD (R4; needed before the first sale, "
+            "or recorded later on the Rules of Play settings page).",
+        )
+        parser.add_argument("--rules-approval-reference", default="", help="The authority's reference of it.")
         eligibility = parser.add_argument_group(
             "eligibility (L1)",
             "Record the organisation's eligibility with its evidence; needed once, before its first licence.",
@@ -102,6 +108,8 @@ class Command(BaseCommand):
                     price_tiers=[(1, o["ticket_price"])],
                     deck_kind=o["deck"],
                     rounding=o["rounding"],
+                    rules_approved_on=_date(o["rules_approved_on"]) if o["rules_approved_on"] else None,
+                    rules_approval_reference=o["rules_approval_reference"],
                 )
         except DomainError as error:
             raise CommandError(str(error)) from None
