@@ -47,7 +47,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Django's, except that a failed session save never hides a committed sale (core.sessions).
+    "core.sessions.SessionMiddleware",
     # The visitor's language: the switch's cookie, else the browser's Accept-Language (fr-CA gives French).
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
