@@ -40,7 +40,7 @@ def suppress_permission_audit():
         _suppressed.reset(token)
 
 
-def _client(request) -> dict:
+def _client(request) -> dict:  # R:D7 the real client address (core.client_ip), not the proxy's
     if request is None:
         return {}
     return {"ip": client_address(request), "user_agent": request.META.get("HTTP_USER_AGENT", "")[:200]}

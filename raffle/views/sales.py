@@ -39,9 +39,14 @@ def _rolls_page(request, draw: Draw):
     if form is not None:
         here = reverse("sales_rolls", args=[draw.pk])
         token = once.posted_token(request)
+        try:
+            repeated = once.first_result(actor=request.user, token=token) is not None
+        except DomainError as error:
+            messages.error(request, str(error))
+            return redirect(here)
         if not roles.user_has_role(request.user, roles.DRAW_STAFF, roles.ADMINISTRATOR):
             messages.error(request, "Only draw staff record rolls; ask a member in charge.")
-        elif once.first_result(actor=request.user, token=token):  # the same form again: recorded once
+        elif repeated:  # the same form again: recorded once
             messages.info(request, ALREADY_DONE)
             return redirect(here)
         elif form.is_valid():
