@@ -4,6 +4,7 @@ licence number with a newline, a CSV field over 128 KB, an import that
 overflows the jackpot, a roll-return count of 10^20; and every form's text
 field refuses control characters, so none reaches a PDF or a CSV export."""
 
+import datetime
 from decimal import Decimal
 
 import pytest
@@ -16,6 +17,7 @@ from django.urls import reverse
 from core import roles
 from core.models import AuditEntry
 from core.text import MESSAGE
+from licensing.errors import LicensingError
 from licensing.models import BankStatement, Licence, SalesChannel
 from licensing.services import bank_statement_import
 from licensing.services.trust_ledger import StatementRefused
@@ -110,6 +112,28 @@ def test_a_licence_number_with_a_control_character_is_refused_by_the_admin_form(
     form = form_class({"number": number})
     assert not form.is_valid()
     assert MESSAGE in form.errors["number"] or "Null characters are not allowed." in form.errors["number"]
+
+
+@pytest.mark.parametrize("number", ["ON-2026\n-001", "ON-2026\x1b"])
+def test_a_licence_number_with_a_control_character_is_refused_by_the_service_too(number):  # R:T11
+    from licensing.models import AuthorityKind, Organisation
+    from licensing.services import licence_create
+    from tests.factories import OrganisationFactory
+
+    today = datetime.date.today()
+    with pytest.raises(LicensingError, match="on one line, without control characters"):
+        licence_create(
+            actor=None,
+            organisation=OrganisationFactory(),
+            number=number,
+            authority_kind=AuthorityKind.MUNICIPALITY,
+            authority_name="Town of Cobourg",
+            sales_channel=SalesChannel.PAPER_ROLL,
+            prize_board="50000.00",
+            issued_on=today,
+            expires_on=today + datetime.timedelta(days=365),
+        )
+    assert not Licence.objects.filter(number__startswith="ON-2026").exists() and Organisation.objects.exists()
 
 
 def test_every_single_line_text_field_refuses_control_characters_and_a_textarea_keeps_its_lines():
