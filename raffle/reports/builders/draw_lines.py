@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db.models import Sum
-from django.utils import timezone
 
 from core.money import ZERO
 from raffle.cards import card_name
@@ -14,6 +13,7 @@ from raffle.models import (
     CardDestruction,
     Draw,
     DrawPool,
+    DrawPostponement,
     DrawState,
     DrawVideo,
     Event,
@@ -61,6 +61,7 @@ class DrawLine:
     tiers: list[TierSale] = field(default_factory=list)
     must_go: list[MustGoTicket] = field(default_factory=list)
     claimed_at: datetime.datetime | None = None
+    postponements: list[DrawPostponement] = field(default_factory=list)
 
     @property
     def outcome(self) -> str:
@@ -68,12 +69,17 @@ class DrawLine:
 
     @property
     def scheduled_at(self) -> datetime.datetime:
-        return self.draw.scheduled_at
+        """R:D9 the date and time first advertised (before any postponement)."""
+        return self.postponements[0].postponed_from if self.postponements else self.draw.scheduled_at
 
     @property
     def postponed(self) -> bool:
-        """R:D9 the draw was postponed: it carries a postponed date, other than the scheduled one."""
-        return report_day(self.draw) != timezone.localdate(self.draw.scheduled_at)
+        """R:D9 the draw was postponed (to `postponed_to`)."""
+        return bool(self.postponements)
+
+    @property
+    def postponed_to(self) -> datetime.datetime | None:
+        return self.postponements[-1].postponed_to if self.postponements else None
 
     @property
     def must_go_shares(self) -> Decimal:
@@ -130,6 +136,9 @@ def draw_lines(draws: list[Draw]) -> list[DrawLine]:
             "draw_id", "claimed_at"
         )
     )
+    postponements: dict[int, list] = {}
+    for p in DrawPostponement.objects.filter(draw__in=ids).order_by("draw_id", "recorded_at", "id"):
+        postponements.setdefault(p.draw_id, []).append(p)
     tiers = _tiers(ids)
     videos = _videos(ids)
     lines = []
@@ -156,6 +165,7 @@ def draw_lines(draws: list[Draw]) -> list[DrawLine]:
                 tiers=tiers.get(d.pk, []),
                 must_go=must_go.get(d.pk, []),
                 claimed_at=claims.get(d.pk),
+                postponements=postponements.get(d.pk, []),
             )
         )
     return lines

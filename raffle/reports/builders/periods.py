@@ -24,23 +24,14 @@ def period_numbers(period: int) -> range:
 
 
 def held_at(draw) -> datetime.datetime | None:
-    """R:D9 when the draw was held: its postponed date when it has one, else
-    when its winning ticket was drawn (imported draws: their scheduled time)."""
-    for name in ("held_at", "postponed_to"):  # the postponement's field, when the event has one
-        value = getattr(draw, name, None)
-        if value:
-            return value
-    return draw.ticket_drawn_at or (draw.scheduled_at if draw.is_imported else None)
+    """R:D9 when the draw was held (None while it is not)."""
+    return draw.held_at or draw.ticket_drawn_at
 
 
 def report_day(draw) -> datetime.date:
-    """The day a draw counts for in the reports' dates and deadlines: its
-    postponed date when it was postponed, else its scheduled date."""
-    for name in ("held_at", "postponed_to"):
-        value = getattr(draw, name, None)
-        if value:
-            return timezone.localdate(value)
-    return timezone.localdate(draw.scheduled_at)
+    """The day a draw counts for in the reports' dates and deadlines: the day
+    it was held, else (not held yet) the day it is advertised for."""
+    return timezone.localdate(held_at(draw) or draw.scheduled_at)
 
 
 def expense_period(paid_on: datetime.date, period_ends: list[datetime.date], *, last_is_final: bool) -> int | None:
