@@ -333,7 +333,8 @@ def login_verified(client, user):
 
 def event_with_closed_draws(sales, *, actor, licence=None, **event_kwargs):
     """An event whose first draws are closed with these ticket sales, one
-    rollover each (no Ace of Spades); returns (event, closed draws)."""
+    rollover each (no Ace of Spades), each held on its night (R:D9);
+    returns (event, closed draws)."""
     from raffle.models import Draw
 
     event_kwargs.setdefault("first_draw_at", timezone.now() - datetime.timedelta(days=7 * len(sales) + 1))
@@ -346,7 +347,8 @@ def event_with_closed_draws(sales, *, actor, licence=None, **event_kwargs):
     draws = []
     for number, amount in enumerate(sales, start=1):
         draw = Draw.objects.get(event=event, number=number)
-        draws.append(run_draw(draw, actor=actor, sales=amount, destroyer=destroyer, verifier=verifier))
+        with clock_at(min(draw.scheduled_at, timezone.now())):
+            draws.append(run_draw(draw, actor=actor, sales=amount, destroyer=destroyer, verifier=verifier))
     event.refresh_from_db()
     return event, draws
 

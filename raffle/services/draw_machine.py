@@ -22,7 +22,7 @@ from core.audit import audit_record
 from raffle.errors import EventConcluded, TransitionNotAllowed
 from raffle.models import DRAW_ORDER, DRAW_STEPS, Draw, Event, EventStatus, Step
 from raffle.models.draw_steps import STEPS_BY_NAME, next_step, step_leading_to
-from raffle.services.ending import check_not_cancelled
+from raffle.services.ending import check_licence_allows_step
 
 
 def lock(draw: Draw) -> tuple[Event, Draw]:
@@ -49,7 +49,7 @@ def check(event: Event, draw: Draw, name: str) -> Step:
             "sold or drawn under this licence.",
             rule="P4",
         )
-    check_not_cancelled(event.licence, f"draw {draw.number}'s next step")  # R:R5
+    check_licence_allows_step(event, draw)  # R:R5
     here = next_step(draw)
     can_move = here is not None and here.to == step.to
     # R:P7 the must-go move back is made only by the re-draw step (which logs

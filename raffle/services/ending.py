@@ -17,3 +17,18 @@ def check_not_cancelled(licence: Licence, what: str) -> None:
             "is due within 30 days of the cancellation (the treasurer's reports page).",
             rule="R5",
         )
+
+
+def check_licence_allows_step(event, draw) -> None:
+    """R:R5 every step of a draw: none under a cancelled licence; after the
+    licence's expiry without the Ace, only the must-go final draw goes on,
+    until the Ace is found (P7)."""
+    licence = event.licence
+    check_not_cancelled(licence, f"draw {draw.number}'s next step")
+    if licence.is_expired() and not draw.must_go:
+        raise RaffleError(
+            f"Licence {licence.number} expired on {licence.expires_on:%Y-%m-%d} without the Ace of Spades: draw "
+            f"{draw.number} can only go on as the must-go final draw, run until the Ace is found. Make it the "
+            "must-go final draw (the event's exit strategy page), then carry on.",
+            rule="R5",
+        )

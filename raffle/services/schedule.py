@@ -19,6 +19,7 @@ from core.audit import audit_record
 from raffle.errors import RaffleError
 from raffle.models import BEFORE_WINNING_TICKET, Draw, DrawPostponement, DrawState, NotificationMethod
 from raffle.services import draw_machine
+from raffle.services.ending import check_not_cancelled
 
 # A notice "now" typed on a slow laptop is not in the future.
 NOTICE_CLOCK_SLACK = datetime.timedelta(minutes=5)
@@ -74,6 +75,7 @@ def draw_postpone(
     licence = event.licence
     if event.is_concluded:
         raise RaffleError(f"{event} is concluded; there is no draw left to postpone.", rule="P4")
+    check_not_cancelled(licence, f"postponing draw {draw.number}")  # R:R5
     if draw.state not in BEFORE_WINNING_TICKET:
         raise RaffleError(
             f"Draw {draw.number}'s winning ticket is already drawn; a draw is postponed before its ticket "

@@ -50,6 +50,32 @@ def expense_period(paid_on: datetime.date, period_ends: list[datetime.date], *, 
     return len(period_ends) if last_is_final else None
 
 
+def licence_ended_on(event, *, today: datetime.date | None = None) -> datetime.date | None:
+    """R:R5 the day the licence ended: the Ace found, the cancellation (or the
+    licensing authority's conclusion), the expiry; None while it runs."""
+    from licensing.models import LicenceStatus
+
+    licence = event.licence
+    if event.is_concluded and event.concluded_at:
+        return timezone.localdate(event.concluded_at)
+    if licence.status != LicenceStatus.ACTIVE and licence.concluded_at:
+        return timezone.localdate(licence.concluded_at)
+    if licence.is_expired(today):
+        return licence.expires_on
+    return None
+
+
+def final_report_due(event, last_draw_day: datetime.date | None, *, today=None) -> datetime.date | None:
+    """R:R5 R:R2 every licence that ends owes its final report: 30 days after
+    its last draw, or after the day it ended when that is later (a cancelled
+    or expired licence); None while it runs."""
+    if not licence_end(event, today=today):
+        return None
+    days = [d for d in (last_draw_day, licence_ended_on(event, today=today)) if d]
+    start = max(days) if days else event.licence.issued_on
+    return start + datetime.timedelta(days=FINAL_DUE_DAYS)
+
+
 def licence_end(event, *, today: datetime.date | None = None) -> str:
     """R:R5 how the licence ended, in words; empty while it runs."""
     from licensing.models import LicenceStatus
