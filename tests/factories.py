@@ -247,6 +247,13 @@ def run_draw(
         return _run_draw(draw, until=until, **steps)
 
 
+def run_draw_on_its_night(draw, **kwargs):
+    """`run_draw` with the clock at the draw's advertised time, past or to
+    come: the draw is held on its night, as the season it belongs to was."""
+    with clock_at(draw.scheduled_at):
+        return run_draw(draw, **kwargs)
+
+
 def _run_draw(
     draw, *, actor, sales="100.00", envelope=None, card=None, until=DrawState.CLOSED, destroyer=None, verifier=None
 ):
@@ -347,8 +354,7 @@ def event_with_closed_draws(sales, *, actor, licence=None, **event_kwargs):
     draws = []
     for number, amount in enumerate(sales, start=1):
         draw = Draw.objects.get(event=event, number=number)
-        with clock_at(min(draw.scheduled_at, timezone.now())):
-            draws.append(run_draw(draw, actor=actor, sales=amount, destroyer=destroyer, verifier=verifier))
+        draws.append(run_draw_on_its_night(draw, actor=actor, sales=amount, destroyer=destroyer, verifier=verifier))
     event.refresh_from_db()
     return event, draws
 

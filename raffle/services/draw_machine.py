@@ -106,11 +106,12 @@ def record_history(*, draw: Draw, at, since: str, fields: tuple[str, ...] = ()) 
     return draw
 
 
-def advance(*, actor, draw: Draw, step: Step, data: dict, fields: tuple[str, ...] = ()) -> Draw:
-    """Move the draw along `step`: its state, its timestamp, the step's own
-    fields (`fields`), saved with `update_fields`; then the audit entry."""
+def advance(*, actor, draw: Draw, step: Step, data: dict, fields: tuple[str, ...] = (), at=None) -> Draw:
+    """Move the draw along `step`: its state, its timestamp (`at`, default
+    now), the step's own fields (`fields`), saved with `update_fields`; then
+    the audit entry."""
     draw.state = step.to
-    setattr(draw, step.stamp, timezone.now())
+    setattr(draw, step.stamp, at or timezone.now())
     draw.save(update_fields=["state", step.stamp, *fields])
     audit_record(
         actor=actor,

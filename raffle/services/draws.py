@@ -99,12 +99,14 @@ def draw_record_winning_ticket(
         }
     draw.winning_serial = serial
     draw.winner_name = winner_name
-    # R:D9 the draw is held now (or when the supplier's system drew it).
-    draw.held_at = data.get("drawn_at") or timezone.now()
+    # R:D9 the draw is held now, when its ticket is drawn (or when the supplier's system drew it).
+    now = timezone.now()
+    draw.held_at = data.get("drawn_at") or now
     return draw_machine.advance(
         actor=actor,
         draw=draw,
         step=step,
+        at=now,
         fields=("winning_serial", "winner_name", "held_at"),
         data={"serial": serial, "winner_name": draw.winner_name, "held_at": draw.held_at, **data},
     )

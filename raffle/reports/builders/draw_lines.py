@@ -5,7 +5,7 @@ import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Sum
+from django.db.models import OuterRef, Subquery, Sum
 
 from core.money import ZERO
 from raffle.cards import card_name
@@ -61,7 +61,6 @@ class DrawLine:
     tiers: list[TierSale] = field(default_factory=list)
     must_go: list[MustGoTicket] = field(default_factory=list)
     claimed_at: datetime.datetime | None = None
-    postponements: list[DrawPostponement] = field(default_factory=list)
 
     @property
     def outcome(self) -> str:
@@ -69,17 +68,19 @@ class DrawLine:
 
     @property
     def scheduled_at(self) -> datetime.datetime:
-        """R:D9 the date and time first advertised (before any postponement)."""
-        return self.postponements[0].postponed_from if self.postponements else self.draw.scheduled_at
+        """R:D9 the date and time first advertised (before any postponement;
+        `closed_draws` reads it with the draw)."""
+        return getattr(self.draw, "first_advertised_at", None) or self.draw.scheduled_at
 
     @property
     def postponed(self) -> bool:
         """R:D9 the draw was postponed (to `postponed_to`)."""
-        return bool(self.postponements)
+        return bool(getattr(self.draw, "first_advertised_at", None))
 
     @property
     def postponed_to(self) -> datetime.datetime | None:
-        return self.postponements[-1].postponed_to if self.postponements else None
+        """The last date and time it was postponed to: the time it was advertised for last."""
+        return self.draw.scheduled_at if self.postponed else None
 
     @property
     def must_go_shares(self) -> Decimal:
@@ -136,9 +137,6 @@ def draw_lines(draws: list[Draw]) -> list[DrawLine]:
             "draw_id", "claimed_at"
         )
     )
-    postponements: dict[int, list] = {}
-    for p in DrawPostponement.objects.filter(draw__in=ids).order_by("draw_id", "recorded_at", "id"):
-        postponements.setdefault(p.draw_id, []).append(p)
     tiers = _tiers(ids)
     videos = _videos(ids)
     lines = []
@@ -165,14 +163,18 @@ def draw_lines(draws: list[Draw]) -> list[DrawLine]:
                 tiers=tiers.get(d.pk, []),
                 must_go=must_go.get(d.pk, []),
                 claimed_at=claims.get(d.pk),
-                postponements=postponements.get(d.pk, []),
             )
         )
     return lines
 
 
 def closed_draws(event: Event, numbers=None) -> list[Draw]:
-    qs = Draw.objects.filter(event=event, state=DrawState.CLOSED).select_related("envelope")
+    first_advertised = DrawPostponement.objects.filter(draw=OuterRef("pk")).order_by("recorded_at", "id")
+    qs = (
+        Draw.objects.filter(event=event, state=DrawState.CLOSED)
+        .select_related("envelope")
+        .annotate(first_advertised_at=Subquery(first_advertised.values("postponed_from")[:1]))  # R:D9
+    )
     if numbers is not None:
         qs = qs.filter(number__in=list(numbers))
     return list(qs.order_by("number"))

@@ -67,12 +67,11 @@ def licence_ended_on(event, *, today: datetime.date | None = None) -> datetime.d
 
 def final_report_due(event, last_draw_day: datetime.date | None, *, today=None) -> datetime.date | None:
     """R:R5 R:R2 every licence that ends owes its final report: 30 days after
-    its last draw, or after the day it ended when that is later (a cancelled
-    or expired licence); None while it runs."""
+    its last draw, or, when it ended before any draw was held, 30 days after
+    the day it ended (cancelled or expired); None while it runs."""
     if not licence_end(event, today=today):
         return None
-    days = [d for d in (last_draw_day, licence_ended_on(event, today=today)) if d]
-    start = max(days) if days else event.licence.issued_on
+    start = last_draw_day or licence_ended_on(event, today=today) or event.licence.issued_on
     return start + datetime.timedelta(days=FINAL_DUE_DAYS)
 
 
