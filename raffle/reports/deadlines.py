@@ -17,8 +17,8 @@ from licensing.terms import licence_last_day
 from raffle.models import Draw, DrawState, Event, UnclaimedPrize
 from raffle.reports.builders import (
     DRAWS_PER_PERIOD,
-    FINAL_DUE_DAYS,
     FOUR_DRAW_DUE_DAYS,
+    final_report_due,
     licence_end,
     period_of,
     report_day,
@@ -93,11 +93,10 @@ def event_deadlines(event: Event, *, today: datetime.date | None = None) -> list
                     rule="R1",
                 )
             )
-    if ended and draws:  # R:R5 however the licence ended
-        last = report_day(draws[-1])
+    if ended:  # R:R5 however the licence ended, with or without a draw held
         out.append(
             Deadline(
-                last + datetime.timedelta(days=FINAL_DUE_DAYS),
+                final_report_due(event, report_day(draws[-1]) if draws else None, today=today),
                 "Final report",
                 "report",
                 done=(ReportKind.FINAL, None) in issued,
