@@ -125,7 +125,7 @@ def event_with_draw(*, actor=None, licence=None, **event_kwargs):
     event_kwargs.setdefault("first_draw_at", timezone.now() - datetime.timedelta(hours=1))
     # R:R4 the authority approved the Rules of Play before the first sale.
     event_kwargs.setdefault("rules_approved_on", min(licence.issued_on, timezone.localdate()))
-    event_kwargs.setdefault("rules_approval_reference", "Approval RP-TEST")
+    event_kwargs.setdefault("rules_approval_reference", "RP-TEST-001")
     return services.event_setup(actor=actor, licence=licence, **event_kwargs)
 
 
