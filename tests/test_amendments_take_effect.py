@@ -111,7 +111,7 @@ def test_after_the_amended_expiry_nothing_is_sold_amended_or_cancelled(treasurer
     event, draws = event_with_closed_draws(["100.00"], actor=treasurer, licence=licence)
     _approved_dates(licence, new_expires_on=TODAY - 2 * DAY, requested=TODAY - 40 * DAY, effective=TODAY - 20 * DAY)
     assert licence_is_expired(licence, TODAY)
-    with pytest.raises(RaffleError, match="not in force"):
+    with pytest.raises(RaffleError, match=f"expired on {TODAY - 2 * DAY:%Y-%m-%d} without the Ace"):
         services.draw_open_sales(actor=treasurer, draw=event.draws.get(number=2))
     with pytest.raises(LicensingError, match=f"expired on {TODAY - 2 * DAY:%Y-%m-%d}") as refused:
         licensing_services.licence_cancel(actor=treasurer, licence=licence, reason="Too late", today=TODAY)
