@@ -289,6 +289,7 @@ def server_env(port: int) -> dict:
         {
             "DJANGO_DEBUG": "false",
             "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+            "AUDIT_CHAIN_KEY": secrets.token_urlsafe(48),  # the trail cannot be written without it
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
             "DJANGO_SECURE_SSL_REDIRECT": "false",
             "DATABASE_URL": f"{PG_URL}/{DB_NAME}",
