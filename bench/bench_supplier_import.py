@@ -101,6 +101,8 @@ def main() -> None:
         name="Bench",
         price_tiers=[(1, "5.00"), (3, "10.00")],
         first_draw_at=timezone.now() - datetime.timedelta(hours=1),
+        rules_approved_on=timezone.localdate(),  # R:R4 before the first sale
+        rules_approval_reference="RP-BENCH",
     )
     draw = services.draw_open_sales(actor=admin, draw=event.draws.get(number=1))
     content = sales_csv(n, draw.scheduled_at)

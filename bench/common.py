@@ -42,5 +42,7 @@ def selling_draw(*, actor, organisation, number: str, channel: str):
         name=number,
         price_tiers=[(1, "5.00"), (3, "10.00")],
         first_draw_at=timezone.now() + datetime.timedelta(days=1),
+        rules_approved_on=timezone.localdate(),  # R:R4 before the first sale
+        rules_approval_reference="RP-BENCH",
     )
     return services.draw_open_sales(actor=actor, draw=event.draws.get(number=1))

@@ -217,6 +217,7 @@ for n in range(1, {count} + 1):
                  "--prize-board", "1000000", "--ticket-price", "5", "--purpose", "relief_of_poverty",
                  "--active-since", "2015-01-01", "--non-profit-evidence", "Letters patent 1234567",
                  "--location-evidence", "12 Bank Street, Ottawa", "--activity-evidence", "Annual reports",
+                 "--rules-approved-on", datetime.date.today().isoformat(), "--rules-approval-reference", "RP-LOAD",
                  stdout=open("/dev/null", "w"))
     # R:D5 the registered supplier and the approval that lets this system sell and draw itself
     Licence.objects.filter(number=f"ELECTRONIC-{{n}}").update(
