@@ -82,6 +82,7 @@ class MemberFactory(factory.django.DjangoModelFactory):
     organisation = factory.SubFactory(OrganisationFactory)
     user = factory.SubFactory(UserFactory)
     full_name = factory.Faker("name")
+    date_of_birth = datetime.date(1980, 4, 12)  # an adult (R:L13); a test of a minor gives its own
     is_in_charge = False
 
 
@@ -129,6 +130,21 @@ def members_for(event):
         MemberFactory(organisation=organisation, full_name="Dana Destroyer"),
         MemberFactory(organisation=organisation, full_name="Vic Verifier", is_in_charge=True),
     )
+
+
+def name_members_in_charge(draw, *, actor=None):
+    """R:L13 name the draw's two members in charge (adults, in charge of the
+    organisation), made if the organisation has fewer than two, as the staff
+    do before sales close. Returns the draw."""
+    from licensing.services import adults_in_charge
+
+    organisation = draw.event.licence.organisation
+    members = list(adults_in_charge(organisation.pk).order_by("pk")[:2])
+    while len(members) < 2:
+        members.append(
+            MemberFactory(organisation=organisation, full_name=f"Chris In-Charge {len(members) + 1}", is_in_charge=True)
+        )
+    return services.draw_name_members_in_charge(actor=actor, draw=draw, first=members[0], second=members[1])
 
 
 def _tier_units(event, amount: Decimal) -> list[tuple[int, int]]:
@@ -254,6 +270,8 @@ def run_draw(
 
     for _ in DRAW_ORDER:
         draw = Draw.objects.get(pk=draw.pk)
+        if draw.state == DrawState.SELLING and not draw.members_in_charge_named:
+            draw = name_members_in_charge(draw, actor=actor)  # R:L13 as the staff do once sales are open
         step = draw.next_step
         if step is None or step.to is None or step.back or DRAW_ORDER.index(draw.state) >= DRAW_ORDER.index(until):
             break

@@ -255,6 +255,7 @@ def test_every_step_writes_one_audit_entry(draw, staff_user):
     )
     assert actions == [
         "raffle.draw.open_sales",
+        "raffle.draw.name_members_in_charge",  # R:L13 named once sales are open, before they close
         "raffle.roll.issue",
         "raffle.roll.return",
         "raffle.draw.close_sales",

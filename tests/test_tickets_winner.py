@@ -21,7 +21,7 @@ from raffle.models import (
 )
 from raffle.services.pool import pick_rng
 from raffle.steps import perform_next_step, step_form
-from tests.factories import LicenceFactory, event_with_draw, run_draw, sell_tickets
+from tests.factories import LicenceFactory, event_with_draw, name_members_in_charge, run_draw, sell_tickets
 
 pytestmark = pytest.mark.django_db
 
@@ -157,6 +157,7 @@ def test_the_winning_draw_is_uniform_over_the_valid_tickets():  # R:D5
         ],
     )
     Ticket.objects.filter(draw=draw, seq__in=[4, 11]).update(is_void=True)
+    name_members_in_charge(draw, actor=actor)  # R:L13 named before sales close
     draw = services.draw_close_sales(actor=actor, draw=draw)
     n, bins = 1800, 9  # 200 expected per ticket
     counts = collections.Counter(pick_rng(draw=draw)[0].seq for _ in range(n))

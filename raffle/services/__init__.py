@@ -27,6 +27,11 @@ from raffle.services.events import (  # noqa: F401
 )
 from raffle.services.history import history_import  # noqa: F401
 from raffle.services.integrity import registrar_notification_record, video_register  # noqa: F401
+from raffle.services.members_in_charge import (  # noqa: F401
+    check_members_in_charge,
+    draw_name_members_in_charge,
+    members_in_charge_problem,
+)
 from raffle.services.must_go import (  # noqa: F401
     draw_must_go_redraw,
     draw_set_must_go,

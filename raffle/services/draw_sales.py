@@ -15,6 +15,7 @@ from raffle.models import Draw, DrawState, Event
 from raffle.selectors.drawnight import draw_sales_reconciliation
 from raffle.services import draw_machine
 from raffle.services.events import event_check_ready_to_sell
+from raffle.services.members_in_charge import check_members_in_charge
 from raffle.services.pool import draws_by_supplier, pool_fix
 from raffle.services.prize_board import prize_board_check
 
@@ -135,6 +136,7 @@ def close_sales_figures(
     event = draw.event
     split = split_sales(total, rounding=event.rounding)
     prize_board_check(event=event, extra_sales=split.sales)  # R:L3
+    check_members_in_charge(draw)  # R:L13
     before = event.jackpot if jackpot_before is None else jackpot_before
     return CloseSalesFigures(
         sales=split.sales,

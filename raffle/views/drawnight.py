@@ -29,6 +29,7 @@ from raffle.steps import (
     unclaimed_redraw_form,
     variant,
 )
+from raffle.views.members import members_in_charge_panel
 
 STAFF_WHO_RUN_DRAWS = (roles.DRAW_STAFF, roles.ADMINISTRATOR)
 
@@ -70,6 +71,7 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
         "by_supplier": variant(draw) == "supplier",
         "supplier": selectors.supplier_draw_status(draw) if variant(draw) == "supplier" else None,
         "progress": _progress(draw),
+        **members_in_charge_panel(draw),  # R:L13 told at the first step, named before sales close
         # A screen without its own partial gets the generic one with the step form.
         "screen_template": select_template([template, "raffle/drawnight/_generic.html"]).template.name,
     }
