@@ -18,6 +18,7 @@ from raffle.services.events import event_check_ready_to_sell
 from raffle.services.members_in_charge import check_members_in_charge
 from raffle.services.pool import draws_by_supplier, pool_fix
 from raffle.services.prize_board import prize_board_check
+from raffle.services.rolls import check_no_roll_out
 
 
 @transaction.atomic
@@ -111,6 +112,7 @@ def close_sales_figures(
         total, container_count = counted, None
     else:
         container_count = _whole_number(container_count)
+        check_no_roll_out(draw)  # R:T7 R:L13 every roll and book is back, or declared lost
         tickets = draw_sales_reconciliation(draw)
         valid, void, total = tickets.valid_tickets, tickets.void_tickets, tickets.sales
         if valid == 0:  # R:T7
