@@ -254,10 +254,12 @@ def run_draw(
             return first_serial(d)
         if name == "envelope_number":
             return envelope or event.envelopes.filter(opened_at__isnull=True).first().number
-        if name == "card":  # an electronic deck already holds its cards: the system opens the envelope
+        if name in ("card", "card_again"):  # R:E3 typed twice; an electronic deck opens the envelope itself
             if card or event.deck_kind == "electronic":
                 return card or ""
             return next(c for c in DECK if c != ACE_OF_SPADES and not event.envelopes.filter(card=c).exists())
+        if name == "ace_confirmed":  # R:P4 the volunteer confirms the Ace of Spades they see
+            return True
         if name in ("destroyed_by", "verified_by"):
             if destroyer is None or verifier is None:
                 destroyer, verifier = members_for(event)

@@ -44,7 +44,7 @@ def test_a_draw_can_be_run_step_by_step_from_the_admin(admin_client, draw):
         {},
         {"serial": "SERIAL", "serial_again": "SERIAL"},
         {"envelope_number": "12"},
-        {"card": "QD"},
+        {"card": "QD", "card_again": "QD"},
         {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, **SIGNATURES},
     ]:
         if "ticket_sales" in data:  # the night's roll comes back: tickets worth $795 (T7)

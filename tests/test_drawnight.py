@@ -87,7 +87,7 @@ def test_a_full_draw_night_to_rollover_runs_screen_by_screen(staff_user, staff_c
         {},
         winner,
         {"envelope_number": "17"},
-        {"card": "QD"},
+        {"card": "QD", "card_again": "qd"},  # R:E3 typed twice
         {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, **SIGNATURES},
     ]:
         if callable(data):
@@ -172,7 +172,7 @@ def test_the_announcement_screen_shows_sales_prize_and_jackpot_in_large_type(sta
 
 def test_a_draw_night_to_the_ace_of_spades_awards_the_jackpot_and_concludes(staff_user, staff_client, draw):  # R:P4
     run_draw(draw, actor=staff_user, sales="1000.00", until=DrawState.ENVELOPE_CHOSEN, envelope=5)
-    response = step(staff_client, draw, {"card": "AS"})
+    response = step(staff_client, draw, {"card": "AS", "card_again": "AS", "ace_confirmed": "on"})
     assert response.context["screen"] == "ace"
     assert "Award the jackpot and conclude the event" in response.content.decode()
     response = step(staff_client, draw, {})

@@ -249,7 +249,9 @@ def test_online_draw_settled_net_of_fees_reconciles_and_reports_the_fees(staff_u
     )
     draw = services.draw_choose_envelope(actor=staff_user, draw=draw)
     assert draw.envelope.number == 12  # the envelope Ana Ruiz picked
-    draw = services.draw_reveal_card(actor=staff_user, draw=draw, card=ACE_OF_SPADES)
+    draw = services.draw_reveal_card(
+        actor=staff_user, draw=draw, card=ACE_OF_SPADES, card_again=ACE_OF_SPADES, ace_confirmed=True
+    )
     services.draw_award_jackpot(actor=staff_user, draw=draw)
     [line] = draw_reconciliation(event)
     assert (line.deposited, line.deducted, line.difference) == (Decimal("23.60"), Decimal("1.40"), Decimal("0"))
