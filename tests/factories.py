@@ -199,7 +199,7 @@ def sell_tickets(draw, *, actor, sales="100.00", envelope_pick=None):
         )
         return services.roll_return(actor=actor, roll=roll, first_unsold=start + count, tier_counts=dict(lines))
     if channel == SalesChannel.PAPER_STUB:
-        services.roll_issue(
+        book = services.roll_issue(
             actor=actor,
             draw=draw,
             seller_name="Sam Seller",
@@ -216,6 +216,8 @@ def sell_tickets(draw, *, actor, sales="100.00", envelope_pick=None):
                     actor=actor, draw=draw, tier_quantity=quantity, units=units, serials=serials, **purchaser
                 )
             )
+        # R:T7 the seller hands the book back with its unsold stubs before sales close
+        services.roll_return(actor=actor, roll=book, first_unsold=serial, tier_counts={})
         return sold
     return services.tickets_import(
         actor=actor,

@@ -14,6 +14,7 @@ from core.audit import audit_record
 from licensing.models import Licence
 from licensing.services import licence_conclude
 from raffle.cards import ACE_OF_SPADES, card_name
+from raffle.envelope_taken import opened_envelope_rule
 from raffle.errors import RaffleError
 from raffle.models import (
     ENVELOPE_COUNT,
@@ -143,10 +144,10 @@ def draw_choose_envelope(*, actor, draw: Draw, envelope_number=None) -> Draw:
     if envelope_number is not None:
         requested = _parse_envelope_number(envelope_number)
         taken = Envelope.objects.filter(event=event, number=requested, opened_at__isnull=False).first()
-        if taken:
+        if taken:  # R:T9 as the Rules of Play and the wizard say it (raffle.envelope_taken)
             raise RaffleError(
-                f"Envelope {requested} was already opened ({card_name(taken.card)}); "
-                "choose an envelope that is still sealed.",
+                f"Envelope {requested} was already opened ({card_name(taken.card)}): under this event's Rules "
+                f"of Play, {opened_envelope_rule(event, picked_on_ticket=False)}.",
                 rule="E1",
             )
     number, how = resolve_envelope(event=event, draw=draw, requested=requested)
