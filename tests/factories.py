@@ -21,6 +21,8 @@ from raffle import services
 from raffle.models import DrawState
 
 PASSWORD = "a-long-test-password-42"
+# R:L13 the date of birth of an adult member or signer; a test of a minor gives its own.
+ADULT_BIRTHDAY = datetime.date(1980, 4, 12)
 # Both members sign a card destruction with their own password (R:E3).
 SIGNATURES = {"destroyer_password": PASSWORD, "verifier_password": PASSWORD}
 
@@ -82,7 +84,7 @@ class MemberFactory(factory.django.DjangoModelFactory):
     organisation = factory.SubFactory(OrganisationFactory)
     user = factory.SubFactory(UserFactory)
     full_name = factory.Faker("name")
-    date_of_birth = datetime.date(1980, 4, 12)  # an adult (R:L13); a test of a minor gives its own
+    date_of_birth = ADULT_BIRTHDAY
     is_in_charge = False
 
 

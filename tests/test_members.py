@@ -267,3 +267,33 @@ def test_naming_the_members_in_charge_from_the_wizard_refuses_in_plain_words(cli
     )
     assert "two different members in charge; Lee is named twice" in response.content.decode()
     assert not Draw.objects.get(pk=draw.pk).members_in_charge_named
+
+
+def test_a_licence_application_is_signed_only_by_adults_whose_date_of_birth_is_recorded():  # R:L13
+    """The club's president signs the Licence Application with the
+    treasurer. The youth representative (16) offered to sign too: refused,
+    as is a signer whose date of birth is not given."""
+    from licensing.models import ApplicantKind, AuthorityKind, SalesChannel
+    from licensing.services import application_add_signer, application_create
+    from tests.factories import ADULT_BIRTHDAY, OrganisationFactory
+
+    application = application_create(
+        actor=None,
+        organisation=OrganisationFactory(),
+        applicant_kind=ApplicantKind.FIRST_TIME,
+        authority_kind=AuthorityKind.MUNICIPALITY,
+        authority_name="Town of Perth",
+        sales_channel=SalesChannel.PAPER_ROLL,
+        prize_board="50000",
+    )
+    with pytest.raises(DomainError, match="Jo Youth is under 18, so they cannot sign the Licence Application"):
+        application_add_signer(
+            actor=None, application=application, name="Jo Youth", title="Youth rep", date_of_birth=born_years_ago(16)
+        )
+    with pytest.raises(DomainError, match="Ana Roy's date of birth is not recorded"):
+        application_add_signer(actor=None, application=application, name="Ana Roy", title="President")
+    assert not application.signers.exists()
+    signer = application_add_signer(
+        actor=None, application=application, name="Ana Roy", title="President", date_of_birth=ADULT_BIRTHDAY
+    )
+    assert signer.date_of_birth == ADULT_BIRTHDAY

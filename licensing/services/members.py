@@ -20,23 +20,28 @@ def check_member_may_act(member: BonaFideMember, *, role: str, on: datetime.date
     """R:L13 refuse, with a plain message, a member who is not known to be 18
     or over on `on` (today): `role` says what they were named to do, e.g.
     "verify the card's destruction"."""
-    age = member.age_on(on or timezone.localdate())
+    check_adult(member.full_name, member.date_of_birth, role=role, on=on)
+
+
+def check_adult(name: str, date_of_birth: datetime.date | None, *, role: str, on: datetime.date | None = None) -> None:
+    """R:L13 the person named (`name`, born on `date_of_birth`) is 18 or over on `on` (today)."""
+    age = BonaFideMember(date_of_birth=date_of_birth).age_on(on or timezone.localdate())
     if age is None:
         raise LicensingError(
             _(
-                "%(name)s's date of birth is not recorded, so they cannot %(role)s: only members aged "
-                "%(adult)s or over run the lottery. Record it on the member's page first."
+                "%(name)s's date of birth is not recorded, so they cannot %(role)s: only people aged "
+                "%(adult)s or over run the lottery. Record it first."
             )
-            % {"name": member.full_name, "role": role, "adult": ADULT_AGE},
+            % {"name": name, "role": role, "adult": ADULT_AGE},
             rule="L13",
         )
     if age < ADULT_AGE:
         raise LicensingError(
             _(
-                "%(name)s is under %(adult)s, so they cannot %(role)s: only members aged %(adult)s or over "
+                "%(name)s is under %(adult)s, so they cannot %(role)s: only people aged %(adult)s or over "
                 "run the lottery."
             )
-            % {"name": member.full_name, "role": role, "adult": ADULT_AGE},
+            % {"name": name, "role": role, "adult": ADULT_AGE},
             rule="L13",
         )
 
