@@ -8,7 +8,15 @@ from decimal import Decimal
 
 from django.db import transaction
 
-from core.money import DRAW_PRIZE_PERCENT, JACKPOT_PERCENT, LICENSEE_PERCENT, Split, parse_amount, split_sales
+from core.money import (
+    DRAW_PRIZE_PERCENT,
+    JACKPOT_PERCENT,
+    LICENSEE_PERCENT,
+    MAX_AMOUNT,
+    Split,
+    parse_amount,
+    split_sales,
+)
 from licensing.models import LicenceStatus
 from raffle.errors import RaffleError, TransitionNotAllowed
 from raffle.models import Draw, DrawState, Event
@@ -140,6 +148,11 @@ def close_sales_figures(
     prize_board_check(event=event, extra_sales=split.sales)  # R:L3
     check_members_in_charge(draw)  # R:L13
     before = event.jackpot if jackpot_before is None else jackpot_before
+    if before + split.jackpot_contribution > MAX_AMOUNT:
+        raise RaffleError(
+            f"The jackpot would grow to ${before + split.jackpot_contribution:,.2f}, more than this system can "
+            f"record (${MAX_AMOUNT:,.2f}); check the ticket sales and the opening jackpot."
+        )
     return CloseSalesFigures(
         sales=split.sales,
         split=split,
