@@ -2,10 +2,12 @@
 the close-sales service and the history import fix the same figures and
 refuse the same things with the same words (RULES P1, T7, T11, L13, L3)."""
 
+import datetime
 from decimal import Decimal
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from core import roles
 from core.models import AuditEntry
@@ -13,7 +15,14 @@ from raffle import services
 from raffle.errors import RaffleError
 from raffle.models import Draw, DrawState, Event
 from raffle.reports.ledger import ImportRefused
-from tests.factories import event_with_draw, name_members_in_charge, run_draw, sell_tickets, user_with_role
+from tests.factories import (
+    LicenceFactory,
+    event_with_draw,
+    name_members_in_charge,
+    run_draw,
+    sell_tickets,
+    user_with_role,
+)
 
 pytestmark = pytest.mark.django_db
 HEADER = "draw_number,draw_date,ticket_sales,envelope,card"
@@ -89,7 +98,10 @@ def test_the_preview_already_refuses_sales_past_the_prize_board(client, staff_us
 def test_the_history_import_closes_each_draw_with_the_live_close(staff_user):  # R:P1 R:L3
     """The import runs the live close: the same figures, and the same refusal
     of sales that would pass the prize board (the whole file refused)."""
-    event = event_with_draw(actor=staff_user)
+    jan_8 = timezone.make_aware(datetime.datetime(2026, 1, 8, 19, 0))  # R:D9 set up on its first draw's date
+    event = event_with_draw(
+        actor=staff_user, licence=LicenceFactory(issued_on=datetime.date(2025, 12, 1)), first_draw_at=jan_8
+    )
     licence = event.licence
     licence.prize_board = Decimal("300.00")
     licence.save(update_fields=["prize_board"])

@@ -23,6 +23,7 @@ from raffle.forms.drawnight import (
 from raffle.forms.members import MembersInChargeForm
 from raffle.forms.rules import MustGoForm, RulesSettingsForm
 from raffle.forms.sales import IssueRollForm, ReturnRollForm, SaleForm, VoidForm
+from raffle.forms.schedule import PostponementForm
 from raffle.forms.supplier import SupplierImportForm, SupplierWinningTicketForm
 from raffle.forms.treasury import (
     ApprovedUseForm,
@@ -58,6 +59,7 @@ __all__ = [
     "PaperCloseSalesForm",
     "PaperMustGoRedrawForm",
     "PaperWinningTicketForm",
+    "PostponementForm",
     "PrizePaymentForm",
     "RegistrarNotificationForm",
     "ReturnRollForm",

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("licensing", "0010_member_in_charge_has_date_of_birth"),
-        ("raffle", "0016_draw_members_in_charge"),
+        ("raffle", "0017_draw_members_in_charge"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
