@@ -13,7 +13,15 @@ from raffle import services
 from raffle.envelope_taken import opened_envelope_sentence
 from raffle.models import DrawState, EnvelopeTakenProcedure, MustGoReason, Ticket
 from raffle.rules_of_play import rules_of_play
-from tests.factories import SIGNATURES, LicenceFactory, event_with_draw, members_for, run_draw, user_with_role
+from tests.factories import (
+    SIGNATURES,
+    LicenceFactory,
+    clock_at,
+    event_with_draw,
+    members_for,
+    run_draw,
+    user_with_role,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -60,15 +68,16 @@ def test_a_stub_whose_picked_envelope_is_open_gets_the_next_higher_as_promised(c
     draw = run_draw(draw, actor=staff_user, sales="100", until=DrawState.CARD_REVEALED, envelope=7, card="3C")
     destroyer, verifier = members_for(event)
     serial = Ticket.objects.filter(draw=draw).exclude(serial=draw.winning_serial).order_by("seq").first().serial
-    draw = services.draw_must_go_redraw(
-        actor=staff_user,
-        draw=draw,
-        destroyed_by=destroyer,
-        verified_by=verifier,
-        **SIGNATURES,
-        serial=serial,
-        serial_again=serial,
-    )
+    with clock_at(draw.scheduled_at):  # R:D9 on the draw's night
+        draw = services.draw_must_go_redraw(
+            actor=staff_user,
+            draw=draw,
+            destroyed_by=destroyer,
+            verified_by=verifier,
+            **SIGNATURES,
+            serial=serial,
+            serial_again=serial,
+        )
     sentence = (
         "If the chosen envelope has already been opened, the next higher-numbered envelope still sealed is "
         "opened (after 52, counting resumes at 1)."
