@@ -13,7 +13,7 @@ from core.errors import DomainError
 from core.pdf import pdf_response, render_pdf
 from licensing.models import SalesChannel
 from raffle import services
-from raffle.forms.sales import IssueRollForm, ReturnRollForm, SaleForm, VoidForm
+from raffle.forms.sales import IssueRollForm, LostRollForm, ReturnRollForm, SaleForm, VoidForm
 from raffle.models import Draw, RollKind, Sale
 from raffle.selectors import sales as sales_selectors
 from raffle.services.pool import draw_place_of, draw_sales_channel
@@ -22,6 +22,12 @@ SALES_ROLES = (roles.SELLER, roles.DRAW_STAFF, roles.ADMINISTRATOR)
 VOID_ROLES = (roles.DRAW_STAFF, roles.ADMINISTRATOR)  # a void is a supervisor's decision
 HELPLINE = "ConnexOntario 1-866-531-2600"  # R:T10 printed on every ticket
 ALREADY_DONE = "That form was already sent and recorded: here is what it recorded. Nothing was recorded twice."
+# How the tickets are printed, chosen at print: layout and page size (templates/pdf/ticket.html).
+TICKET_LAYOUTS = {
+    "receipt": ("receipt", ""),  # one ticket per 80 mm receipt
+    "letter": ("sheet", "letter"),  # eight tickets per Letter page
+    "a4": ("sheet", "A4"),  # eight tickets per A4 page
+}
 
 
 def _sales_draw(draw_id: int) -> Draw:
@@ -36,7 +42,8 @@ def _rolls_page(request, draw: Draw):
     action = posted.get("action") if posted else None
     issue_form = IssueRollForm(posted if action == "issue" else None)
     return_form = ReturnRollForm(posted if action == "return" else None, draw=draw, rolls=rolls, books=books)
-    form = {"issue": issue_form, "return": return_form}.get(action)
+    lost_form = LostRollForm(posted if action == "lost" else None, rolls=rolls)
+    form = {"issue": issue_form, "return": return_form, "lost": lost_form}.get(action)
     if form is not None:
         here = reverse("sales_rolls", args=[draw.pk])
         token = once.posted_token(request)
@@ -65,6 +72,11 @@ def _rolls_page(request, draw: Draw):
                         kind=RollKind.BOOK if books else RollKind.ROLL,
                     )
                     said.append(f"Issued {roll}.")
+                elif action == "lost":
+                    roll = services.roll_declare_lost(
+                        actor=request.user, roll=next(r for r in rolls if r.pk == data["roll"]), reason=data["reason"]
+                    )
+                    said.append(f"{roll} is declared lost: its unsold serials are void.")
                 else:
                     roll = next(r for r in rolls if r.pk == data["roll"])
                     sold = services.roll_return(
@@ -93,6 +105,8 @@ def _rolls_page(request, draw: Draw):
             "books": books,
             "issue_form": issue_form,
             "return_form": return_form,
+            "lost_form": lost_form,
+            "rolls_out": sum(1 for roll in rolls if roll.is_out),
             "summary": sales_selectors.draw_sales_summary(draw),
         },
     )
@@ -192,6 +206,11 @@ def sale_detail(request, sale_id: int):
 @require_POST
 def sale_ticket_pdf(request, sale_id: int):
     sale = get_object_or_404(Sale, pk=sale_id)
+    paper = request.POST.get("paper", "letter")
+    if paper not in TICKET_LAYOUTS:
+        messages.error(request, "Choose how to print the tickets: receipt, Letter or A4.")
+        return redirect("sale_detail", sale_id=sale_id)
+    layout, page_size = TICKET_LAYOUTS[paper]
     try:
         sale, reprint = services.sale_print(actor=request.user, sale=sale)
     except DomainError as error:
@@ -208,9 +227,11 @@ def sale_ticket_pdf(request, sale_id: int):
             "draw": sale.draw,
             "event": sale.draw.event,
             "draw_place": draw_place_of(sale.draw),  # R:L5 an amended draw place from its effective day
+            "layout": layout,
+            "page_size": page_size,
         },
     )
-    return pdf_response(pdf, f"ticket-{sale.draw.number}-{sale.pk}{'-reprint' if reprint else ''}.pdf")
+    return pdf_response(pdf, f"ticket-{sale.draw.number}-{sale.pk}{'-reprint' if reprint else ''}-{paper}.pdf")
 
 
 @roles.role_required(*VOID_ROLES)  # who first: a visitor is sent to sign in, not told 405
