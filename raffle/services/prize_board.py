@@ -1,7 +1,7 @@
 """The prize board guard (RULES L3, L9 decision).
 
-The prizes of an event are what its sales created: each draw's 20% draw
-prize plus its 30% jackpot allocation. They may never pass the licence's prize
+The prizes of an event are its seed jackpot (P6) and what its sales created:
+each draw's 20% draw prize plus its 30% jackpot allocation. They may never pass the licence's prize
 board. `prize_board_check` is the one place that refuses a draw's sales close
 or a ticket sale that would carry them past it; call it inside the service's
 transaction, after locking the event.
@@ -20,12 +20,14 @@ from raffle.models import Draw, Event
 
 
 def prizes_committed(event: Event) -> Decimal:
-    """The prizes fixed so far: draw prizes and jackpot allocations of every
-    draw whose sales are closed (stored on the draw, never recomputed)."""
+    """The prizes fixed so far: the seed jackpot (P6), then the draw prizes
+    and jackpot allocations of every draw whose sales are closed (stored on
+    the draw, never recomputed)."""
     total = Draw.objects.filter(event=event, ticket_sales__isnull=False).aggregate(
         prizes=Sum(F("draw_prize") + F("jackpot_contribution"))
     )["prizes"]
-    return total if total is not None else ZERO
+    # R:P6 R:L3 the seed counts in the prize board.
+    return event.seed_jackpot + (total if total is not None else ZERO)
 
 
 def prize_board_check(
@@ -53,8 +55,12 @@ def prize_board_check(
     raise RaffleError(
         f"Sales of {format_money(extra_sales)} in this draw would bring the prizes to "
         f"{format_money(total)}, past licence {event.licence.number}'s prize board of "
-        f"{format_money(board)} (prizes so far: {format_money(committed)}). This draw can take at "
+        f"{format_money(board)} (prizes so far: {format_money(committed)}{_seed_note(event)}). This draw can take at "
         f"most {format_money(room)} in sales: stop selling, refund or void the tickets over that "
         "amount, and make this the must-go final draw so the event ends within its licence.",
         rule="L3",
     )
+
+
+def _seed_note(event: Event) -> str:
+    return f", the seed jackpot of {format_money(event.seed_jackpot)} included" if event.seed_jackpot else ""
