@@ -12,3 +12,12 @@ register = template.Library()
 def money(amount):
     """$1,234.50; an em dash when there is no figure."""
     return format_money(amount)
+
+
+@register.filter
+def fit(text) -> str:
+    """`{{ amount|money|fit }}`: the class that sizes a big figure to the width
+    of its box by its length in characters (static/css/app.css, `.fit-N`),
+    so $1,234,567.89 shrinks to fit a phone's card instead of spilling over
+    its neighbour. Styles only, so the page's CSP needs no inline style."""
+    return f"fit fit-{min(max(len(str(text)), 8), 17)}"

@@ -70,6 +70,8 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
         "by_supplier": variant(draw) == "supplier",
         "supplier": selectors.supplier_draw_status(draw) if variant(draw) == "supplier" else None,
         "progress": _progress(draw),
+        # The announcement for the room: only the figures, full screen (no form, no menus).
+        "projector": request.GET.get("projector") == "1",
         # A screen without its own partial gets the generic one with the step form.
         "screen_template": select_template([template, "raffle/drawnight/_generic.html"]).template.name,
     }
