@@ -2,6 +2,7 @@
 the close-sales service and the history import fix the same figures and
 refuse the same things with the same words (RULES P1, T7, T11, L13, L3)."""
 
+import datetime
 from decimal import Decimal
 
 import pytest
@@ -13,10 +14,12 @@ from raffle import services
 from raffle.errors import RaffleError
 from raffle.models import Draw, DrawState, Event
 from raffle.reports.ledger import ImportRefused
-from tests.factories import event_with_draw, run_draw, sell_tickets, user_with_role
+from tests.factories import LicenceFactory, event_with_draw, run_draw, sell_tickets, user_with_role
 
 pytestmark = pytest.mark.django_db
 HEADER = "draw_number,draw_date,ticket_sales,envelope,card"
+# A running raffle moves in: its licence was issued before the draws it imports (L3).
+MOVED_IN = datetime.date(2025, 12, 1)
 
 
 @pytest.fixture
@@ -87,7 +90,7 @@ def test_the_preview_already_refuses_sales_past_the_prize_board(client, staff_us
 def test_the_history_import_closes_each_draw_with_the_live_close(staff_user):  # R:P1 R:L3
     """The import runs the live close: the same figures, and the same refusal
     of sales that would pass the prize board (the whole file refused)."""
-    event = event_with_draw(actor=staff_user)
+    event = event_with_draw(actor=staff_user, licence=LicenceFactory(issued_on=MOVED_IN))
     licence = event.licence
     licence.prize_board = Decimal("300.00")
     licence.save(update_fields=["prize_board"])
