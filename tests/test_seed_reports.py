@@ -10,6 +10,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
+from core import roles
 from core.pdf import pdf_text
 from licensing.models import AuthorityKind
 from raffle import services
@@ -26,6 +27,7 @@ from tests.factories import (
     members_for,
     run_draw,
     trust_account_for,
+    user_with_role,
 )
 
 pytestmark = pytest.mark.django_db
@@ -179,3 +181,20 @@ def test_the_public_board_and_the_rules_of_play_show_the_seed_as_its_own_line(cl
     assert seed.startswith("The progressive jackpot starts at $15,000.00, a seed from a sponsor")
     assert "counts in the licence's prize board" in seed
     assert "letter of credit SLC-88 from Kawartha Credit Union" in seed
+
+
+def test_the_treasurer_banks_the_seed_from_the_deposits_page(client, treasurer):  # R:P6 R:L12
+    """On the trust account page the treasurer records slip SEED-1 with its
+    seed part; the slip shows as the seed jackpot, nothing left unallocated."""
+    event, draws = _seeded_season(treasurer, ["1000.00"])
+    account = trust_account_for(event, actor=treasurer)
+    client.force_login(user_with_role(roles.TREASURER, username="tina"))
+    response = client.post(
+        reverse("treasury_deposit_add", args=[event.pk]),
+        {"slip_number": "SEED-1", "deposited_on": account.opened_on, "amount": "10000.00", "seed_amount": "10000"},
+        follow=True,
+    )
+    page = response.content.decode()
+    assert "Deposit recorded." in page and "(the seed jackpot: $10,000.00)" in page
+    assert '<strong class="error">$10,000.00</strong>' not in page  # not flagged as money of no draw
+    assert deposit_allocations(event)[0].unallocated == 0
