@@ -2,6 +2,7 @@
 (amounts stay text here so `core.money.parse_amount` judges them)."""
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from licensing.models import ApprovedUse, BonaFideMember, ExpenseCategory, ExpenseKind, PaymentMethod
 from raffle.models import Draw, DrawState, PrizeKind
@@ -78,6 +79,11 @@ class PrizePaymentForm(forms.Form):
     method = forms.ChoiceField(choices=PaymentMethod.choices, label="Paid by")
     reference = forms.CharField(label="Cheque number or transfer reference", max_length=60)
     paid_on = forms.DateField(label="Paid on", widget=DATE)
+    cheque_image = forms.FileField(
+        label=_("Scan of the cheque"),
+        required=False,
+        help_text=_("An image (PNG or JPEG) is printed in the four-draw report's annex (R1)."),
+    )
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
@@ -126,6 +132,12 @@ class ExpenseForm(forms.Form):
     description = forms.CharField(label="For", max_length=200)
     reference = forms.CharField(label="Cheque number", max_length=60)
     cheque_image = forms.FileField(label="Scan of the cheque", required=False)
+    fee_period = forms.IntegerField(
+        label=_("Four-draw period this licence fee pays"),
+        required=False,
+        min_value=1,
+        help_text=_("For a licence fee only: 1 for draws 1 to 4, 2 for draws 5 to 8, ..."),
+    )
 
     def __init__(self, *args, licence, **kwargs):
         super().__init__(*args, **kwargs)
@@ -137,3 +149,17 @@ class DonatedPrizeForm(forms.Form):
     donor = forms.CharField(label="Donor", max_length=150)
     value = _amount("Fair market value ($)")
     received_on = forms.DateField(label="Received on", widget=DATE)
+
+
+class WinnersPublicationForm(forms.Form):
+    """R:D10 where and when a draw's winning ticket and prize were published."""
+
+    draw = forms.ModelChoiceField(queryset=Draw.objects.none(), label=_("Draw"))
+    published_on = forms.DateField(label=_("Published on"), widget=DATE)
+    where = forms.CharField(
+        label=_("Where"), max_length=200, help_text=_("The website, newspaper, notice board or social account.")
+    )
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["draw"].queryset = Draw.objects.filter(event=event, state=DrawState.CLOSED)

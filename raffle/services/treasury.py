@@ -130,10 +130,19 @@ def deposit_record_for_draws(
 
 @transaction.atomic
 def prize_payment_record(
-    *, actor, draw: Draw, kind: str, method: str, reference: str, paid_on: datetime.date, payee: str
+    *,
+    actor,
+    draw: Draw,
+    kind: str,
+    method: str,
+    reference: str,
+    paid_on: datetime.date,
+    payee: str,
+    cheque_image=None,
 ) -> PrizePayment:
     """R:P3 a prize paid in Canadian funds by cheque or electronic transfer,
-    for exactly the amount the draw owes."""
+    for exactly the amount the draw owes; a cheque's scan goes in the
+    four-draw report's annex (R1)."""
     event, draw = _closed_draw(draw)
     if kind not in PrizeKind.values:
         raise RaffleError("Say whether this pays the draw prize or the jackpot.")
@@ -153,7 +162,9 @@ def prize_payment_record(
             "it can no longer be paid from the trust account.",
             rule="P5",
         )
-    payment = PrizePayment.objects.create(
+    if cheque_image and method != PaymentMethod.CHEQUE:
+        raise RaffleError("A scan of a cheque goes with a payment by cheque; a transfer has its reference only.")
+    payment = PrizePayment(
         draw=draw,
         kind=kind,
         amount=amount,
@@ -163,6 +174,9 @@ def prize_payment_record(
         payee=payee.strip()[:150],
         recorded_by=actor,
     )
+    if cheque_image:
+        payment.cheque_image = cheque_image
+    payment.save()
     audit_record(
         actor=actor,
         action="raffle.prize.pay",
@@ -176,6 +190,7 @@ def prize_payment_record(
             "reference": payment.reference,
             "paid_on": paid_on,
             "payee": payment.payee,
+            "cheque_image": payment.cheque_image.name if payment.cheque_image else "",
         },
     )
     return payment

@@ -1,7 +1,7 @@
 """The treasurer's pages, by area (`deposits`, `prizes`, `spending`,
 `reports`; shared parts in `common`), usable without the admin: the trust account and
 deposits with their reconciliation, prize payments and unclaimed prizes,
-approved uses and spending, the reports (PDF, CSV, issued copies), the ledger
+approved uses and spending, the publication of the winners, the reports (PDF, CSV, issued copies), the ledger
 and the deadlines (page and iCalendar).
 
 Auditors and administrators read everything; only treasurers and
@@ -23,6 +23,10 @@ from raffle.views.treasury.prizes import (  # noqa: F401
     prize_to_proceeds,
     prize_unclaimed,
     prizes,
+)
+from raffle.views.treasury.publications import (  # noqa: F401
+    publication_add,
+    publications,
 )
 from raffle.views.treasury.reports import (  # noqa: F401
     deadlines_feed,

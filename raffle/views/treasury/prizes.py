@@ -40,7 +40,7 @@ def prizes(request, event_id: int):
 @require_POST
 def prize_pay(request, event_id: int):
     event = event_for(event_id)
-    form = tf.PrizePaymentForm(request.POST, event=event)
+    form = tf.PrizePaymentForm(request.POST, request.FILES, event=event)
     return write_and_back(
         request,
         form,
@@ -52,6 +52,7 @@ def prize_pay(request, event_id: int):
             reference=d["reference"],
             paid_on=d["paid_on"],
             payee=d["payee"],
+            cheque_image=d["cheque_image"],
         ),
         done="Payment recorded.",
         back=reverse("treasury_prizes", args=[event.pk]),

@@ -78,6 +78,7 @@ def expense_add(request, event_id: int):
             reference=d["reference"],
             category=d["category"] or ExpenseCategory.OTHER,
             cheque_image=d["cheque_image"],
+            fee_period=d["fee_period"],
         ),
         done="Payment recorded.",
         back=reverse("treasury_spending", args=[event.pk]),
