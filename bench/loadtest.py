@@ -20,6 +20,11 @@ page runs as `sales_scenario`: an electronic-sales event is set up with draw 1
 selling, each seller GETs the sale form once for its CSRF token and POSTs one
 sale per request, and afterwards every ticket serial must be unique and the
 number of tickets must equal the successful POSTs.
+
+`--anonymous 16` adds the public side (#15): the 8-seller sales run is done
+twice, alone and with 16 anonymous clients fetching the public Rules of Play
+PDF and the public board in a loop for as long as the sellers sell; the
+sellers' p95 with them is compared with the p95 without (goal: within 1.5x).
 """
 
 import argparse
@@ -41,7 +46,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
-DB_NAME = "bench_loadtest"
+DB_NAME = os.environ.get("BENCH_DATABASE_NAME", "bench_loadtest")
 PG_URL = os.environ.get("BENCH_DATABASE_SERVER", "postgres://postgres@127.0.0.1:5432")
 
 
@@ -237,6 +242,39 @@ def goals(results: list[dict]) -> str:
     )
 
 
+SELLERS = 8
+ALONE = "write: POST sale, 8 sellers alone"
+WITH_PUBLIC = "write: POST sale, 8 sellers + anonymous on Rules of Play PDF and board"
+
+
+def public_event(draw_id: int) -> int:
+    return json.loads(
+        django_run(f"""
+from raffle.models import Draw
+print(json.dumps({{"event": Draw.objects.get(pk={draw_id}).event_id}}))
+""")
+    )["event"]
+
+
+def public_side(port: int, sessions: list[str], args, alone_draw: int, loaded_draw: int) -> dict:
+    """The 8 sellers on a fresh draw alone, then on another with `--anonymous`
+    visitors on that event's public pages (#15); the goal compares their p95."""
+    print(f"  {ALONE}...", flush=True)
+    alone = run_scenario(sales_scenario([alone_draw], ALONE), port, sessions, args.requests)
+    print(f"  {WITH_PUBLIC}...", flush=True)
+    visitors = Anonymous(port, args.anonymous, public_paths(public_event(loaded_draw)))
+    loaded = run_scenario(sales_scenario([loaded_draw], WITH_PUBLIC), port, sessions, args.requests, visitors)
+    anonymous = visitors.summary()
+    ratio = loaded["p95"] / alone["p95"] if alone["p95"] else float("inf")
+    goal = (
+        f"- {SELLERS} sellers' p95 with {args.anonymous} anonymous clients: {loaded['p95']:.0f} ms vs "
+        f"{alone['p95']:.0f} ms alone = {ratio:.2f}x (goal <= 1.5x): {'OK' if ratio <= 1.5 else 'OVER'}; "
+        f"the anonymous clients made {anonymous['requests']} requests, p95 {anonymous['p95']:.0f} ms, "
+        f"{anonymous['errors']} errors"
+    )
+    return {"results": [alone, loaded], "goal": goal, "anonymous": anonymous}
+
+
 BASELINE = "baseline: GET /healthz"
 ONE_DRAW = "write: POST sale (electronic, 1 ticket), one draw"
 FOUR_ORGS = "write: POST sale (electronic, 1 ticket), 4 organisations"
@@ -345,7 +383,56 @@ def wait_until_up(port: int, process):
     raise RuntimeError("gunicorn did not answer /healthz")
 
 
-def run_scenario(scenario: Scenario, port: int, sessions: list[str], requests: int) -> dict:
+class Anonymous:
+    """`count` visitors without a session, each fetching `paths` in turn until
+    stopped; their own latencies and errors are kept apart from the scenario's."""
+
+    def __init__(self, port: int, count: int, paths: list[str]):
+        self.port, self.count, self.paths = port, count, paths
+        self.stop = threading.Event()
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.lock = threading.Lock()
+        self.threads = [threading.Thread(target=self.visit, args=(n,)) for n in range(count)]
+
+    def visit(self, n):
+        client, i = Client(self.port, ""), n
+        while not self.stop.is_set():
+            path = self.paths[i % len(self.paths)]
+            i += 1
+            began = time.perf_counter()
+            try:
+                status, _ = client.request("GET", path)
+            except OSError as error:
+                status = type(error).__name__
+            with self.lock:
+                self.latencies.append(time.perf_counter() - began)
+                if status != 200:
+                    self.errors.append(f"{path}: {status}")
+
+    def __enter__(self):
+        for t in self.threads:
+            t.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        for t in self.threads:
+            t.join()
+
+    def summary(self) -> dict:
+        q = statistics.quantiles(self.latencies, n=100, method="inclusive") if len(self.latencies) > 1 else [0] * 99
+        return {"requests": len(self.latencies), "errors": len(self.errors), "p95": q[94] * 1000}
+
+
+def public_paths(event_id: int) -> list[str]:
+    """What an anonymous visitor fetches: the Rules of Play PDF and the board."""
+    return [f"/events/{event_id}/rules.pdf", f"/board/{event_id}/"]
+
+
+def run_scenario(
+    scenario: Scenario, port: int, sessions: list[str], requests: int, anonymous: Anonymous | None = None
+) -> dict:
     clients = [Client(port, key) for key in sessions]
     states = [scenario.prepare(client, n) for n, client in enumerate(clients)]
     latencies: list[float] = []
@@ -374,12 +461,18 @@ def run_scenario(scenario: Scenario, port: int, sessions: list[str], requests: i
                     errors.append(str(status))
 
     threads = [threading.Thread(target=user, args=(n,)) for n in range(len(clients))]
+    if anonymous is not None:
+        anonymous.__enter__()
     began = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    wall = time.perf_counter() - began
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        wall = time.perf_counter() - began
+        if anonymous is not None:
+            anonymous.__exit__(None, None, None)
     problems = scenario.check(ok) if scenario.check else []
     q = statistics.quantiles(latencies, n=100, method="inclusive")
     return {
@@ -390,6 +483,7 @@ def run_scenario(scenario: Scenario, port: int, sessions: list[str], requests: i
         "rps": len(latencies) / wall,
         "p50": q[49] * 1000,
         "p90": q[89] * 1000,
+        "p95": q[94] * 1000,
         "p99": q[98] * 1000,
         "max": max(latencies) * 1000,
         "problems": problems,
@@ -423,6 +517,12 @@ def main():
     parser.add_argument("--requests", type=int, default=40, help="per user and scenario")
     parser.add_argument("--workers", default=os.environ.get("GUNICORN_WORKERS", ""))
     parser.add_argument("--record", action="store_true", help="append to docs/benchmarks.md")
+    parser.add_argument(
+        "--anonymous",
+        type=int,
+        default=0,
+        help="also run 8 sellers alone and with this many anonymous clients on the Rules of Play PDF and the board",
+    )
     args = parser.parse_args()
 
     port = free_port()
@@ -438,7 +538,8 @@ def main():
         manage("load_demo")
         manage("collectstatic", "--noinput")
         sessions, ids = make_sessions(args.users)
-        sales_draws = electronic_events_selling(5)  # one for the single draw, four for four organisations
+        # one for the single draw, four for four organisations, two for the public side (alone, with visitors)
+        sales_draws = electronic_events_selling(7 if args.anonymous else 5)
         server = subprocess.Popen(
             [PY, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"],
             cwd=ROOT,
@@ -463,6 +564,10 @@ def main():
         for scenario in scenarios:
             print(f"  {scenario.name}...", flush=True)
             results.append(run_scenario(scenario, port, sessions, args.requests))
+        public = None
+        if args.anonymous:
+            public = public_side(port, sessions[:SELLERS], args, sales_draws[5], sales_draws[6])
+            results.extend(public["results"])
     finally:
         if server is not None:
             server.terminate()
@@ -472,13 +577,15 @@ def main():
     base = max((r for r in results if r["name"] == BASELINE), key=lambda r: r["rps"])
     results = [base, *(r for r in results if r["name"] != BASELINE)]
     table = report(results, args.users, args.requests, workers) + "\n\n" + goals(results)
+    if public is not None:
+        table += "\n" + public["goal"]
     print(table)
     if args.record:
         command = f"bench/loadtest.py --users {args.users} --requests {args.requests}"
         with open(ROOT / "docs" / "benchmarks.md", "a", encoding="utf-8") as doc:
             when = datetime.datetime.now(datetime.UTC)
             doc.write(f"\n### Load test run {when:%Y-%m-%d %H:%M} UTC\n\n`.venv/bin/python {command}`\n\n{table}\n")
-    failed = any(r["errors"] or r["problems"] for r in results)
+    failed = any(r["errors"] or r["problems"] for r in results) or bool(public and public["anonymous"]["errors"])
     sys.exit(1 if failed else 0)
 
 

@@ -47,7 +47,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Django's, except that a failed session save never hides a committed sale (core.sessions).
+    "core.sessions.SessionMiddleware",
     # The visitor's language: the switch's cookie, else the browser's Accept-Language (fr-CA gives French).
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -130,11 +131,12 @@ AXES_RESET_ON_SUCCESS = True
 AXES_DISABLE_ACCESS_LOG = False
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 # Behind a reverse proxy the client address is in X-Forwarded-For; trust as
-# many proxies as are really in front of the app (docs/deploy.md).
-AXES_IPWARE_PROXY_COUNT = env.int("DJANGO_TRUSTED_PROXY_COUNT", default=0) or None
-AXES_IPWARE_META_PRECEDENCE_ORDER = (
-    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if AXES_IPWARE_PROXY_COUNT else ["REMOTE_ADDR"]
-)
+# many proxies as are really in front of the app (docs/deploy.md). The lockout,
+# the sign-in log and the per-address limits all read it through
+# core.client_ip.client_address, so they see the same real address.
+TRUSTED_PROXY_COUNT = env.int("DJANGO_TRUSTED_PROXY_COUNT", default=0)
+TRUSTED_PROXY_HEADER = "HTTP_" + env("DJANGO_TRUSTED_PROXY_HEADER", default="X-Forwarded-For").upper().replace("-", "_")
+AXES_CLIENT_IP_CALLABLE = "core.client_ip.client_address"
 
 # Two-factor authentication (TOTP, django-otp) for the roles that move money
 # or manage users. Anyone who has enrolled a device is asked for a code too.

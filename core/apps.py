@@ -21,6 +21,9 @@ class CoreConfig(AppConfig):
 
     def ready(self):
         from core import checks, signals, signals_accounts  # noqa: F401 (checks register themselves)
+        from core.text import guard_every_text_field
+
+        guard_every_text_field()  # text that reaches PDFs and CSVs: no control characters
 
         post_migrate.connect(sync_role_groups_quietly, dispatch_uid="core.sync_role_groups")
         signals.connect()

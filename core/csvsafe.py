@@ -30,3 +30,20 @@ def csv_text(header: list[str], rows) -> str:
     for row in rows:
         writer.writerow([safe_cell(v) for v in row])
     return buffer.getvalue()
+
+
+def read_rows(reader, refuse):
+    """The rows of a `csv.reader`/`DictReader`, with a malformed file (a field
+    over the module's 128 KB limit, a NUL byte) turned into `refuse(line,
+    problem)`, the caller's domain error, instead of a crash."""
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            text = str(error)
+            if "field larger than field limit" in text:
+                text = f"a field is longer than {csv.field_size_limit():,} characters; no field can be that long"
+            raise refuse(reader.line_num, text) from None
+        yield row

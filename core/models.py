@@ -89,3 +89,18 @@ class AuditCheckpoint(models.Model):
 
     def __str__(self) -> str:
         return f"chain {self.chain} verified to #{self.entry_id}"
+
+
+class Submission(models.Model):
+    """One use of a form's one-time token (`core.once`): the first POST that
+    carries the token records what it did here, in the same transaction; a
+    second POST with the same token (a double click, a retry after a lost
+    response) is sent to that result instead of doing it again."""
+
+    token = models.CharField(max_length=64, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    made_at = models.DateTimeField(auto_now_add=True)
+    result = models.CharField(max_length=500, blank=True, help_text="Where the first submission's result is shown.")
+
+    def __str__(self) -> str:
+        return f"submission {self.token[:8]}… by {self.user_id}"

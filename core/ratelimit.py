@@ -2,15 +2,16 @@
 kept in Django's cache (`CACHES`; shared by every worker when the cache is
 shared, see docs/deploy.md)."""
 
-from axes.helpers import get_client_ip_address
 from django.core.cache import cache
+
+from core.client_ip import client_address as real_client_address
 
 
 def client_address(request) -> str:
     """The client's address as the sign-in lockout sees it: behind the
     reverse proxy, from X-Forwarded-For as `DJANGO_TRUSTED_PROXY_COUNT` says
     (docs/deploy.md), so one visitor's flood does not hold back everyone."""
-    return get_client_ip_address(request) or "unknown"
+    return real_client_address(request) or "unknown"
 
 
 def allow(request, *, scope: str, limit: int, window_seconds: int) -> bool:

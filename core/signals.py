@@ -21,6 +21,7 @@ from django.db import transaction
 from django.db.models.signals import m2m_changed, post_save, pre_save
 
 from core.audit import audit_record
+from core.client_ip import client_address
 
 _suppressed = contextvars.ContextVar("permission_audit_suppressed", default=False)
 # Who is acting in the current request, for permission changes made through a
@@ -39,10 +40,10 @@ def suppress_permission_audit():
         _suppressed.reset(token)
 
 
-def _client(request) -> dict:
+def _client(request) -> dict:  # R:D7 the real client address (core.client_ip), not the proxy's
     if request is None:
         return {}
-    return {"ip": request.META.get("REMOTE_ADDR", ""), "user_agent": request.META.get("HTTP_USER_AGENT", "")[:200]}
+    return {"ip": client_address(request), "user_agent": request.META.get("HTTP_USER_AGENT", "")[:200]}
 
 
 def _record(**kwargs) -> None:

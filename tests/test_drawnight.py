@@ -3,6 +3,7 @@ state, every step a POST that carries the state it expects (RULES D8)."""
 
 import datetime
 import threading
+from decimal import Decimal
 
 import pytest
 from django.db import connection
@@ -13,6 +14,7 @@ from django.utils import timezone
 from core import roles
 from licensing.models import SalesChannel
 from raffle import services
+from raffle.errors import RaffleError
 from raffle.models import CardDestruction, Draw, DrawState, EventStatus, PrizeKind, Ticket, WinnerSelection
 from tests.factories import (
     PASSWORD,
@@ -124,14 +126,27 @@ def test_closing_sales_shows_the_split_first_and_fixes_nothing_until_confirmed(s
     assert "$200.39" in page and "$300.59" in page and "$501.01" in page
     assert "Close sales at $1,001.99" in page and 'name="previewed" value="1001.99"' in page
     assert state_of(draw) == DrawState.SELLING
-    # More was sold after the check: the new total is shown again, nothing closes.
+    step(staff_client, draw, {"previewed": "1001.99"})
+    draw.refresh_from_db()
+    assert draw.state == DrawState.SALES_CLOSED and draw.ticket_sales == Decimal("1001.99")
+
+
+def test_a_close_while_selling_goes_on_fixes_the_figures_at_that_moment_and_says_so(
+    staff_user, staff_client, draw
+):  # R:P1 R:T4
+    run_draw(draw, actor=staff_user, until=DrawState.SELLING)
+    sell_tickets(draw, actor=staff_user, sales="1001.99")
+    assert "Close sales at $1,001.99" in step(staff_client, draw, {}).content.decode()
+    # A seller sells while the figures are on screen: the close still succeeds, at the moment it is made.
     sell_tickets(draw, actor=staff_user, sales="98.01")
     response = step(staff_client, draw, {"previewed": "1001.99"})
-    assert "Close sales at $1,100.00" in response.content.decode()
-    assert state_of(draw) == DrawState.SELLING
-    step(staff_client, draw, {"previewed": "1100.00"})
     draw.refresh_from_db()
     assert draw.state == DrawState.SALES_CLOSED and draw.ticket_sales == 1100
+    page = response.content.decode()
+    assert "Selling went on after the figures were shown ($1,001.99)" in page
+    assert "draw 1 closed at $1,100.00" in page and "$220.00" in page  # the fixed figures, shown
+    with pytest.raises(RaffleError, match="are closed"):
+        sell_tickets(draw, actor=staff_user, sales="10.00")
 
 
 def test_a_count_that_does_not_match_the_tickets_is_refused(staff_user, staff_client, draw):  # R:T11 R:L13

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from core.audit import audit_record
 from core.money import parse_amount
+from core.text import has_control_characters
 from licensing.errors import LicensingError
 from licensing.models import (
     LOCAL_AUTHORITY_PRIZE_BOARD_CAP,
@@ -83,6 +84,8 @@ def licence_create(
     number = (number or "").strip()
     if not number:
         raise LicensingError("Give the licence number exactly as printed on the licence.")
+    if has_control_characters(number) or has_control_characters(authority_name or ""):  # printed on PDFs and CSVs
+        raise LicensingError("Type the licence number and the authority on one line, without control characters.")
     if Licence.objects.filter(number=number).exists():
         raise LicensingError(f"Licence {number} is already recorded.")
     prize_board = parse_amount(prize_board, what="The prize board", allow_zero=False)

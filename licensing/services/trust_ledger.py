@@ -18,6 +18,7 @@ from decimal import Decimal, InvalidOperation
 from django.db import transaction
 
 from core.audit import audit_record
+from core.csvsafe import read_rows as read_csv_rows
 from core.money import CENT, parse_amount
 from licensing.errors import LicensingError
 from licensing.models import (
@@ -197,7 +198,11 @@ def statement_rows(text: str) -> list[StatementRow]:
     """The rows of a bank's CSV export, oldest first, checked to chain: each
     balance is the one before plus the amount (to the cent)."""
     reader = csv.reader(io.StringIO(text.lstrip("\ufeff")))
-    rows = [r for r in reader if any(cell.strip() for cell in r)]
+    rows = [
+        r
+        for r in read_csv_rows(reader, lambda line, problem: StatementRefused([f"line {line}: {problem}"]))
+        if any(cell.strip() for cell in r)
+    ]
     if not rows:
         raise StatementRefused(["the file is empty"])
     cols = _columns(rows[0])

@@ -5,6 +5,7 @@ from django import forms
 from licensing.models import SalesChannel
 from raffle.models import Draw
 from raffle.selectors import sales as sales_selectors
+from raffle.services.sale_path import MAX_BATCH, MAX_SERIAL
 
 
 class SaleForm(forms.Form):
@@ -43,15 +44,17 @@ class VoidForm(forms.Form):
 
 class IssueRollForm(forms.Form):
     seller_name = forms.CharField(label="Seller the roll is issued to", max_length=150)
-    first_serial = forms.IntegerField(label="First serial on the roll", min_value=1)
-    last_serial = forms.IntegerField(label="Last serial on the roll", min_value=1)
+    first_serial = forms.IntegerField(label="First serial on the roll", min_value=1, max_value=MAX_SERIAL)
+    last_serial = forms.IntegerField(label="Last serial on the roll", min_value=1, max_value=MAX_SERIAL)
 
 
 class ReturnRollForm(forms.Form):
     """The unsold part handed back, and the sales counted per price tier."""
 
     roll = forms.TypedChoiceField(label="Roll returned", coerce=int)
-    first_unsold = forms.IntegerField(label="First unsold serial (the last serial + 1 if all sold)", min_value=1)
+    first_unsold = forms.IntegerField(
+        label="First unsold serial (the last serial + 1 if all sold)", min_value=1, max_value=MAX_SERIAL + 1
+    )
 
     def __init__(self, *args, draw: Draw, rolls, books: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -59,7 +62,7 @@ class ReturnRollForm(forms.Form):
         # A book's stubs were recorded one sale at a time: its return counts no tiers.
         for tier in [] if books else draw.event.price_tiers.all():
             self.fields[f"tier_{tier.quantity}"] = forms.IntegerField(
-                label=f"Sales at {tier}", min_value=0, initial=0, required=False
+                label=f"Sales at {tier}", min_value=0, max_value=MAX_BATCH, initial=0, required=False
             )
 
     def tier_counts(self) -> dict[int, int]:

@@ -22,6 +22,7 @@ from decimal import Decimal
 from django.utils import timezone
 
 from core.csvsafe import csv_text
+from core.csvsafe import read_rows as read_csv_rows
 from core.errors import DomainError
 from core.money import (
     MAX_AMOUNT,
@@ -122,7 +123,10 @@ def _read(text: str) -> tuple[list[str], list[tuple[int, dict]]]:
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     header = [(h or "").strip().lower() for h in (reader.fieldnames or [])]
     reader.fieldnames = header
-    rows = [(reader.line_num, {k: (v or "").strip() for k, v in row.items() if k}) for row in reader]
+    rows = [
+        (reader.line_num, {k: (v or "").strip() for k, v in row.items() if k})
+        for row in read_csv_rows(reader, lambda line, problem: ImportRefused([f"row {line}: {problem}"]))
+    ]
     return header, rows
 
 

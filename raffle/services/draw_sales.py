@@ -8,7 +8,15 @@ from decimal import Decimal
 
 from django.db import transaction
 
-from core.money import DRAW_PRIZE_PERCENT, JACKPOT_PERCENT, LICENSEE_PERCENT, Split, parse_amount, split_sales
+from core.money import (
+    DRAW_PRIZE_PERCENT,
+    JACKPOT_PERCENT,
+    LICENSEE_PERCENT,
+    MAX_AMOUNT,
+    Split,
+    parse_amount,
+    split_sales,
+)
 from licensing.models import LicenceStatus
 from raffle.errors import RaffleError, TransitionNotAllowed
 from raffle.models import Draw, DrawState, Event
@@ -145,6 +153,11 @@ def close_sales_figures(
     prize_board_check(event=event, extra_sales=split.sales, committed=committed, on=on)  # R:L3
     sales_plan_check(draw=draw, total=split.sales, on=on)  # R:L3 the approved maximum of this draw
     before = event.jackpot if jackpot_before is None else jackpot_before
+    if before + split.jackpot_contribution > MAX_AMOUNT:
+        raise RaffleError(
+            f"The jackpot would grow to ${before + split.jackpot_contribution:,.2f}, more than this system can "
+            f"record (${MAX_AMOUNT:,.2f}); check the ticket sales and the opening jackpot."
+        )
     return CloseSalesFigures(
         sales=split.sales,
         split=split,

@@ -143,8 +143,10 @@ def normalise_serial(value) -> str:
     serial = str(value or "").strip().upper()
     if not serial:
         raise RaffleError("Type the winning ticket's serial number.")
-    if len(serial) > 40 or not all(c.isalnum() or c == "-" for c in serial):
-        raise RaffleError(f"{serial[:40]!r} is not a ticket serial: serials are letters, digits and dashes.")
+    if len(serial) > 40 or not serial.isascii() or not all(c.isalnum() or c == "-" for c in serial):
+        raise RaffleError(
+            f"“{serial[:40]}” is not a ticket serial: serials are the letters A to Z, the digits 0 to 9 and dashes."
+        )
     if serial.isdigit():
         serial = str(int(serial))  # printed leading zeros do not make another ticket
     return serial

@@ -21,6 +21,7 @@ from raffle.models import (
 from raffle.services.pool import draw_sales_channel
 from raffle.services.sale_path import (
     MAX_BATCH,
+    MAX_SERIAL,
     SaleLine,
     check_selling,
     prepare_sales,
@@ -34,7 +35,8 @@ from raffle.services.sale_record import check_bingo_sale
 
 
 def _check_serial_range(first, last) -> tuple[int, int]:
-    first, last = whole_number(first, "The first serial"), whole_number(last, "The last serial")
+    first = whole_number(first, "The first serial", at_most=MAX_SERIAL)
+    last = whole_number(last, "The last serial", at_most=MAX_SERIAL)
     if last < first:
         raise RaffleError(f"The range {first}–{last} runs backwards; the last serial must be the higher one.")
     if last - first + 1 > MAX_BATCH:
@@ -107,7 +109,7 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
     roll = TicketRoll.objects.select_for_update().get(pk=roll.pk)
     if roll.is_returned:
         raise RaffleError(f"{roll} was already returned on {timezone.localtime(roll.returned_at):%Y-%m-%d %H:%M}.")
-    first_unsold = whole_number(first_unsold, "The first unsold serial")
+    first_unsold = whole_number(first_unsold, "The first unsold serial", at_most=MAX_SERIAL + 1)
     if not roll.first_serial <= first_unsold <= roll.last_serial + 1:
         raise RaffleError(
             f"Serial {first_unsold} is outside {roll}; the first unsold serial is between "
@@ -130,6 +132,9 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
             continue
         tier = price_tier(tiers, quantity)
         count = tier.quantity * units
+        if counted + count > sold:  # refused before a single serial is written out (10^20 would hang)
+            counted += count
+            break
         lines.append(
             SaleLine(
                 tier_quantity=tier.quantity,

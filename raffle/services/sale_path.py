@@ -29,6 +29,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from core.money import ZERO
+from core.text import ascii_digits
 from raffle.errors import EventConcluded, RaffleError
 from raffle.models import Draw, DrawState, Envelope, EventStatus, PriceTier, Sale, Ticket, TicketRoll
 from raffle.services.prize_board import prize_board_check, prizes_committed, sales_plan_check, sales_plan_max
@@ -36,6 +37,9 @@ from raffle.services.purchase_limits import Purchase, purchase_limits_check
 
 # The most serials one roll, book or import may carry.
 MAX_BATCH = 2_000_000
+# The highest serial a roll or book may carry (12 digits: far above any printed roll,
+# far below what the database's 64-bit columns hold).
+MAX_SERIAL = 999_999_999_999
 
 
 @dataclass
@@ -91,13 +95,15 @@ def check_selling(draw: Draw) -> None:
         )
 
 
-def whole_number(value, what: str) -> int:
-    try:
-        number = int(str(value).strip())
-    except (TypeError, ValueError):
-        raise RaffleError(f"{what} must be a whole number, not {value!r}.") from None
+def whole_number(value, what: str, *, at_most: int | None = None) -> int:
+    text = str(value).strip()
+    if not ascii_digits(text.removeprefix("-")) or len(text) > 30:
+        raise RaffleError(f"{what} must be a whole number, not “{text[:30]}”.")
+    number = int(text)
     if number < 1:
         raise RaffleError(f"{what} must be at least 1.")
+    if at_most is not None and number > at_most:
+        raise RaffleError(f"{what} must be at most {at_most:,}.")
     return number
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from django.conf import settings
 from django.utils import timezone
 
+from core.csvsafe import read_rows as read_csv_rows
 from raffle.errors import RaffleError
 
 SALES_COLUMNS = (
@@ -137,7 +138,10 @@ def read_rows(file: SupplierFile, kind: str, mapping: SupplierMapping = GENERIC,
         line = file.content[: error.start].count(b"\n") + 1
         raise ImportRefused(file=file.name, line=line, column="", problem="the file is not UTF-8 text.") from None
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=mapping.delimiter)
-    header = next(reader, None)
+    rows = read_csv_rows(
+        reader, lambda line, problem: ImportRefused(file=file.name, line=line, column="", problem=problem + ".")
+    )
+    header = next(rows, None)
     if header is None:
         raise ImportRefused(file=file.name, line=1, column="", problem="the file is empty; it needs a header line.")
     header = [h.strip() for h in header]
@@ -159,7 +163,7 @@ def read_rows(file: SupplierFile, kind: str, mapping: SupplierMapping = GENERIC,
     pick = itemgetter(*positions)
     plain = not strip and not any(translate)
     width = len(header)
-    for number, row in enumerate(reader, start=2):
+    for number, row in enumerate(rows, start=2):
         if len(row) != width:
             if not row or (len(row) == 1 and not row[0].strip()):
                 continue

@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from core.errors import DomainError
 from core.money import ZERO, parse_amount
+from core.text import ascii_digits
 from raffle.errors import RaffleError
 from raffle.models import PriceTier
 from raffle.services.pool import normalise_serial
@@ -82,7 +83,7 @@ class _RowReader:
         self.picks: dict[str, int] = {}
 
     def serial(self, number: int, text: str) -> str:
-        if text.isdigit() and len(text) <= 40:
+        if ascii_digits(text) and len(text) <= 40:
             return str(int(text))  # printed leading zeros do not make another ticket
         try:
             return normalise_serial(text)
@@ -114,7 +115,7 @@ class _RowReader:
         tier = self.tier_of.get(text)
         if tier is None:
             clean = text.strip()
-            tier = self.tiers.get(int(clean)) if clean.isdigit() else None
+            tier = self.tiers.get(int(clean)) if ascii_digits(clean) else None
             if tier is None:  # R:T1
                 offers = ", ".join(str(t) for t in self.tiers.values())
                 _refuse(self.file, number, "price_tier", f"there is no “{text}” tier; this event sells {offers}.", "T1")
@@ -134,7 +135,7 @@ class _RowReader:
         pick = self.picks.get(text)
         if pick is None:
             clean = text.strip()
-            pick = int(clean) if clean.isdigit() else 0
+            pick = int(clean) if ascii_digits(clean) else 0
             if pick not in self.sealed:  # R:T9
                 problem = (
                     f"envelope {pick} is already open; a purchaser picks a sealed one."

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.audit import audit_record
+from core.text import ascii_digits
 from licensing.models import SalesChannel
 from raffle.errors import RaffleError
 from raffle.models import Draw, DrawState, Sale, TicketRoll
@@ -90,7 +91,7 @@ def ticket_sell(
 def _check_in_issued_books(draw: Draw, serials: list[str]) -> None:
     books = list(TicketRoll.objects.filter(draw=draw).values_list("first_serial", "last_serial"))
     for serial in serials:
-        number = int(serial) if serial.isdigit() else None
+        number = int(serial) if ascii_digits(serial) else None
         if number is None or not any(first <= number <= last for first, last in books):
             raise RaffleError(
                 f"Serial {serial} is not in any book issued for draw {draw.number}; check the "

@@ -10,6 +10,8 @@ instead of performing the next one. The services lock the draw, so two
 simultaneous POSTs of the same step give one success.
 """
 
+from decimal import Decimal, InvalidOperation
+
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
@@ -124,10 +126,13 @@ def draw_night(request, draw_id: int):
     if not form.is_valid():
         return _render(request, draw, form, status=400)
 
-    # Close sales: show the figures closing would fix, worked out and refused
-    # by the service's own calculation, and close only at the total that was
-    # shown (R:P1): the service refuses if the sales changed since.
+    # Close sales: first show the figures closing would fix, worked out and
+    # refused by the service's own calculation. The confirmation closes while
+    # sellers may still be selling (R:P1 R:T4): the service locks the draw and
+    # fixes the figures at that moment, so every sale committed before it
+    # counts and every later one is refused; the next screen shows them.
     cleaned = form.cleaned_data
+    previewed = None
     if draw.next_step.name == "close_sales":
         try:
             preview = services.close_sales_figures(
@@ -136,9 +141,9 @@ def draw_night(request, draw_id: int):
         except DomainError as error:
             form.add_error(None, str(error))
             return _render(request, draw, form, status=400)
-        if request.POST.get("previewed") != str(preview.sales):
+        previewed = request.POST.get("previewed")
+        if previewed is None:
             return _render(request, draw, form, preview=preview)
-        cleaned = {**cleaned, "expected_sales": preview.sales}
 
     try:
         draw, message = perform_next_step(actor=request.user, draw=draw, cleaned=cleaned)
@@ -150,7 +155,21 @@ def draw_night(request, draw_id: int):
         form.add_error(None, str(error))
         return _render(request, draw, form, status=400)
     messages.success(request, message)
+    if previewed is not None and previewed != str(draw.ticket_sales):
+        messages.info(request, _moved(draw, previewed))
     return redirect(here)
+
+
+def _moved(draw: Draw, previewed: str) -> str:
+    try:
+        shown = f" (${Decimal(previewed):,.2f})"
+    except (InvalidOperation, ValueError):
+        shown = ""
+    return (
+        f"Selling went on after the figures were shown{shown}: the sales made before the close "
+        f"count, so draw {draw.number} closed at ${draw.ticket_sales:,.2f}. These are the figures fixed "
+        "for the draw; any later sale was refused."
+    )
 
 
 @roles.role_required(*STAFF_WHO_RUN_DRAWS)  # who first: a visitor is sent to sign in, not told 405

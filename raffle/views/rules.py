@@ -1,11 +1,19 @@
 """The Rules of Play, public (R4): a page and a PDF to post where the draw is held."""
 
+import hashlib
+
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.http import HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.cache import patch_cache_control
 
 from core.errors import DomainError
-from core.pdf import pdf_response, render_pdf
+from core.pdf import html_to_pdf, pdf_response
 from core.roles import ADMINISTRATOR, AUDITOR, DRAW_STAFF, TREASURER, role_required, user_has_role
 from raffle import selectors, services
 from raffle.forms import MustGoForm, RulesSettingsForm
@@ -17,12 +25,41 @@ def rules_of_play(request, event_id: int):
     return render(request, "raffle/rules_of_play.html", build_rules(event))
 
 
+# Browsers and proxies may keep the PDF a few minutes, then ask again (a 304 while it is unchanged).
+RULES_PDF_MAX_AGE = 300
+
+
 def rules_of_play_pdf(request, event_id: int):
+    """R:T10 the public Rules of Play as a PDF, rendered once per version: the
+    text is built (cheap) and its hash names the stored PDF, made only when
+    the text changed (`rules_pdf_stored`); an unchanged version is a 304."""
     event = get_object_or_404(selectors.event_list(), pk=event_id)
     context = build_rules(event)
     context["footer_left"] = f"Rules of Play · {event.name} · licence {event.licence.number}"
-    pdf = render_pdf("pdf/rules_of_play.html", context, request=request)
-    return pdf_response(pdf, f"rules-of-play-{event.licence.number}.pdf")
+    html = render_to_string("pdf/rules_of_play.html", context)
+    version = hashlib.sha256(html.encode()).hexdigest()[:32]
+    etag = f'"{version}"'
+    if etag in request.headers.get("If-None-Match", ""):
+        response = HttpResponseNotModified()
+    else:
+        response = pdf_response(rules_pdf_stored(event, version, html), f"rules-of-play-{event.licence.number}.pdf")
+    response["ETag"] = etag
+    patch_cache_control(response, public=True, max_age=RULES_PDF_MAX_AGE)
+    return response
+
+
+def rules_pdf_stored(event, version: str, html: str) -> bytes:
+    """The PDF of this version of the text, from storage; rendered and stored
+    the first time it is asked for (two first requests at once may both
+    render it; the file is the same)."""
+    name = f"rules_of_play/event-{event.pk}-{version}.pdf"
+    if default_storage.exists(name):
+        with default_storage.open(name, "rb") as stored:
+            return stored.read()
+    pdf = html_to_pdf(html, base_url=str(settings.BASE_DIR))
+    if not default_storage.exists(name):
+        default_storage.save(name, ContentFile(pdf))
+    return pdf
 
 
 @role_required(ADMINISTRATOR, TREASURER, DRAW_STAFF, AUDITOR)

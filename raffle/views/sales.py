@@ -4,9 +4,10 @@ them as PDF (REPRINT after the first print), void a sale with a reason."""
 from django.contrib import messages
 from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from core import roles
+from core import once, roles
 from core.csvsafe import safe_cell
 from core.errors import DomainError
 from core.pdf import pdf_response, render_pdf
@@ -19,6 +20,7 @@ from raffle.selectors import sales as sales_selectors
 SALES_ROLES = (roles.SELLER, roles.DRAW_STAFF, roles.ADMINISTRATOR)
 VOID_ROLES = (roles.DRAW_STAFF, roles.ADMINISTRATOR)  # a void is a supervisor's decision
 HELPLINE = "ConnexOntario 1-866-531-2600"  # R:T10 printed on every ticket
+ALREADY_DONE = "That form was already sent and recorded: here is what it recorded. Nothing was recorded twice."
 
 
 def _sales_draw(draw_id: int) -> Draw:
@@ -35,11 +37,23 @@ def _rolls_page(request, draw: Draw):
     return_form = ReturnRollForm(posted if action == "return" else None, draw=draw, rolls=rolls, books=books)
     form = {"issue": issue_form, "return": return_form}.get(action)
     if form is not None:
+        here = reverse("sales_rolls", args=[draw.pk])
+        token = once.posted_token(request)
+        try:
+            repeated = once.first_result(actor=request.user, token=token) is not None
+        except DomainError as error:
+            messages.error(request, str(error))
+            return redirect(here)
         if not roles.user_has_role(request.user, roles.DRAW_STAFF, roles.ADMINISTRATOR):
             messages.error(request, "Only draw staff record rolls; ask a member in charge.")
+        elif repeated:  # the same form again: recorded once
+            messages.info(request, ALREADY_DONE)
+            return redirect(here)
         elif form.is_valid():
             data = form.cleaned_data
-            try:
+            said = []
+
+            def record() -> str:
                 if action == "issue":
                     roll = services.roll_issue(
                         actor=request.user,
@@ -49,22 +63,26 @@ def _rolls_page(request, draw: Draw):
                         last_serial=data["last_serial"],
                         kind=RollKind.BOOK if books else RollKind.ROLL,
                     )
-                    messages.success(request, f"Issued {roll}.")
+                    said.append(f"Issued {roll}.")
                 else:
                     roll = next(r for r in rolls if r.pk == data["roll"])
                     sold = services.roll_return(
                         actor=request.user, roll=roll, first_unsold=data["first_unsold"], tier_counts=form.tier_counts()
                     )
                     roll.refresh_from_db()
-                    messages.success(
-                        request,
+                    said.append(
                         f"{roll} returned: {roll.first_unsold - roll.first_serial} tickets "
-                        f"sold, ${sum(s.amount for s in sold):,.2f} recorded with it.",
+                        f"sold, ${sum(s.amount for s in sold):,.2f} recorded with it."
                     )
+                return here
+
+            try:
+                _, first = once.submission_once(actor=request.user, token=token, perform=record)
             except DomainError as error:
                 form.add_error(None, str(error))
             else:
-                return redirect("sales_rolls", draw_id=draw.pk)
+                messages.success(request, said[0]) if first else messages.info(request, ALREADY_DONE)
+                return redirect(here)
     return render(
         request,
         "raffle/sales/rolls.html",
@@ -92,30 +110,51 @@ def sell(request, draw_id: int):
     draw = _sales_draw(draw_id)
     if draw.event.licence.sales_channel == SalesChannel.PAPER_ROLL:
         return _rolls_page(request, draw)
+    token = once.posted_token(request) if request.method == "POST" else None
+    try:
+        done = once.first_result(actor=request.user, token=token)
+    except DomainError as error:
+        messages.error(request, str(error))
+        return redirect("sales_sell", draw_id=draw.pk)
+    if done:  # the same form again (a double click, a retry): its first sale, not a second
+        messages.info(request, ALREADY_DONE)
+        return redirect(done)
     form = SaleForm(request.POST or None, draw=draw, initial={"device": request.session.get("sales_device", "")})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         serials = data.get("serials", "").replace(",", " ").split() or None
-        try:
-            sale = services.ticket_sell(
-                actor=request.user,
-                draw=draw,
-                tier_quantity=data["tier"],
-                units=data["units"],
-                purchaser_name=data["purchaser_name"],
-                purchaser_contact=data["purchaser_contact"],
-                envelope_pick=data["envelope_pick"],
-                device=data["device"],
-                serials=serials,
-                place=draw.event.draw_place if data.get("inside_hall") else "",
+        sold = []
+
+        def sell_once() -> str:
+            sold.append(
+                services.ticket_sell(
+                    actor=request.user,
+                    draw=draw,
+                    tier_quantity=data["tier"],
+                    units=data["units"],
+                    purchaser_name=data["purchaser_name"],
+                    purchaser_contact=data["purchaser_contact"],
+                    envelope_pick=data["envelope_pick"],
+                    device=data["device"],
+                    serials=serials,
+                    place=draw.event.draw_place if data.get("inside_hall") else "",
+                )
             )
+            return reverse("sale_detail", args=[sold[0].pk])
+
+        try:
+            done, first = once.submission_once(actor=request.user, token=token, perform=sell_once)
         except DomainError as error:
             form.add_error(None, str(error))
         else:
+            if not first:
+                messages.info(request, ALREADY_DONE)
+                return redirect(done)
             if request.session.get("sales_device") != data["device"]:  # a session write only when it changes
                 request.session["sales_device"] = data["device"]
+            sale = sold[0]
             messages.success(request, f"Sold {sale.ticket_count} ticket(s) for ${sale.amount:,.2f}.")
-            return redirect("sale_detail", sale_id=sale.pk)
+            return redirect(done)
     return render(
         request,
         "raffle/sales/sell.html",

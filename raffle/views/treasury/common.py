@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 
+from core import once
 from core.errors import DomainError
 from core.roles import ADMINISTRATOR, AUDITOR, TREASURER, user_has_role
 from raffle import selectors
@@ -36,18 +37,35 @@ def csv_response(text: str, filename: str) -> HttpResponse:
     return response
 
 
+ALREADY_DONE = "That form was already sent and recorded once; nothing was recorded twice."
+
+
 def write_and_back(request, form, call, *, done: str, back: str):
-    """Validate the form, call one service, report the result, go back."""
-    if not form.is_valid():
+    """Validate the form, call one service, report the result, go back. A
+    form sent again with the same one-time token (core.once) is recorded once."""
+    token = once.posted_token(request)
+    try:
+        repeated = once.first_result(actor=request.user, token=token) is not None
+    except DomainError as error:
+        messages.error(request, str(error))
+        return redirect(back)
+    if repeated:
+        messages.info(request, ALREADY_DONE)
+    elif not form.is_valid():
         problems = "; ".join(
             f"{form.fields[f].label if f in form.fields else ''} {' '.join(e)}".strip() for f, e in form.errors.items()
         )
         messages.error(request, f"Nothing was saved. {problems}")
     else:
-        try:
+
+        def perform() -> str:
             call(form.cleaned_data)
+            return back
+
+        try:
+            _, first = once.submission_once(actor=request.user, token=token, perform=perform)
         except DomainError as error:
             messages.error(request, str(error))
         else:
-            messages.success(request, done)
+            messages.success(request, done) if first else messages.info(request, ALREADY_DONE)
     return redirect(back)

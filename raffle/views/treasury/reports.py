@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from core.errors import DomainError
 from core.pdf import pdf_response
 from core.roles import role_required, user_has_role
+from core.text import ascii_digits
 from licensing import services as licensing_services
 from licensing.models import (
     IssuedReport,
@@ -101,7 +102,7 @@ def report_issue(request, event_id: int):
     event = event_for(event_id)
     kind = request.POST.get("kind")
     file_format = request.POST.get("format")
-    period = int(request.POST["period"]) if request.POST.get("period", "").isdigit() else None
+    period = int(request.POST["period"]) if ascii_digits(request.POST.get("period", "")) else None
     if kind not in (ReportKind.FOUR_DRAW, ReportKind.FINAL) or file_format not in ("pdf", "csv"):
         messages.error(request, "Choose the report and its format.")
         return redirect(reverse("treasury_overview", args=[event.pk]))
