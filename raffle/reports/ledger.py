@@ -25,7 +25,6 @@ from core.csvsafe import csv_text
 from core.csvsafe import read_rows as read_csv_rows
 from core.errors import DomainError
 from core.money import (
-    MAX_AMOUNT,
     MoneyError,
     format_money,
     parse_amount,
@@ -252,13 +251,6 @@ def plan_import(event: Event, text: str, *, opening_jackpot=None) -> ImportPlan:
         except DomainError as error:
             raise ImportRefused([f"row {line} (draw {number}): {error}"]) from None
         committed += figures.split.draw_prize + figures.split.jackpot_contribution
-        if figures.jackpot_after > MAX_AMOUNT:
-            raise ImportRefused(
-                [
-                    f"row {line} (draw {number}): the jackpot would reach {figures.jackpot_after:,}, more than this "
-                    "system can record; check the file's amounts"
-                ]
-            )
         planned = PlannedDraw(
             line=line,
             number=number,
