@@ -1,5 +1,5 @@
 """The Rules of Play, generated from the event's settings (RULES R4, T8, T9,
-T10, D4, P1, P7, P2, P3, P5, T12). One source for the public page and the PDF,
+T10, D4, D9, P1, P7, P2, P3, P5, T12). One source for the public page and the PDF,
 so the two always say the same thing."""
 
 import datetime
@@ -42,6 +42,17 @@ def draw_schedule(event: Event) -> list[datetime.datetime]:
 def _when(at: datetime.datetime) -> str:
     local = timezone.localtime(at)
     return f"{local:%A %B} {local.day}, {local.year} at {local:%H:%M}"
+
+
+def postponement_text(authority_name: str, draw_place: str) -> str:
+    """R:D9 the postponement procedure as the system keeps it (`draw_postpone`)."""
+    return (
+        "No winning ticket is drawn before the date and time advertised here. If a draw cannot be held then, "
+        f"it is postponed to a later date and time, and only before its winning ticket is drawn: {authority_name} "
+        "is told first (who was told, when and how is recorded), and the new date and time and the reason are "
+        f"posted on the public envelope board{f' and at {draw_place}' if draw_place else ''}. Tickets bought for "
+        "a postponed draw stay in it. The later draws keep their dates unless the notice says they move with it."
+    )
 
 
 def purchase_limits_text(event: Event) -> list[str]:
@@ -171,6 +182,7 @@ def rules_of_play(event: Event) -> dict:
                 f"{f' at {draw_place}' if draw_place else ''}, starting {_when(event.first_draw_at)}. "
                 "Ticket sales for a draw close before that draw. The ticket sales, the draw prize and the "
                 "progressive jackpot are announced immediately before each draw. The winner need not be present.",
+                postponement_text(licence.authority_name, draw_place),
                 "The draw schedule (until the ace is found or the licence expires):",
             ],
             [f"Draw {n}: {_when(at)}" for n, at in enumerate(schedule, start=1)],

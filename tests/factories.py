@@ -1,8 +1,10 @@
 """Test data. Factories build plain rows; `event_with_draw` goes through the
 real set-up service so an event always has its 52 envelopes and draw 1."""
 
+import contextlib
 import datetime
 from decimal import Decimal
+from unittest import mock
 
 import factory
 from django.contrib.auth import get_user_model
@@ -115,9 +117,12 @@ def without_approval(**kwargs):
 
 
 def event_with_draw(*, actor=None, licence=None, **event_kwargs):
+    """An event whose first draw was advertised for an hour ago, so its
+    winning ticket may be drawn now (R:D9); `run_draw` runs a later draw on
+    its own night (`clock_at`)."""
     licence = licence or LicenceFactory()
     event_kwargs.setdefault("name", "Test Catch the Ace")
-    event_kwargs.setdefault("first_draw_at", timezone.now() + datetime.timedelta(days=1))
+    event_kwargs.setdefault("first_draw_at", timezone.now() - datetime.timedelta(hours=1))
     return services.event_setup(actor=actor, licence=licence, **event_kwargs)
 
 
@@ -209,7 +214,47 @@ def sell_tickets(draw, *, actor, sales="100.00", envelope_pick=None):
     )
 
 
+@contextlib.contextmanager
+def clock_at(moment: datetime.datetime):
+    """The clock of the services (`django.utils.timezone.now`, which
+    `timezone.localdate` reads too) set to `moment` and ticking from there:
+    a test lives through a draw night a week away without waiting for it."""
+    offset = moment - timezone.now()
+    real_now = timezone.now
+    with mock.patch("django.utils.timezone.now", lambda: real_now() + offset):
+        yield
+
+
 def run_draw(
+    draw, *, actor, sales="100.00", envelope=None, card=None, until=DrawState.CLOSED, destroyer=None, verifier=None
+):
+    """Walk one draw through its steps up to `until` (see `_run_draw`). A
+    draw whose winning ticket is to be drawn and whose advertised time is still
+    to come is run on its night: the clock is moved to an hour before it for
+    the sales and to its time for the ticket (R:D9 no winning ticket is drawn
+    before the draw's advertised time)."""
+    from raffle.models import DRAW_ORDER, Draw
+
+    draw = Draw.objects.get(pk=draw.pk)
+    steps = {"actor": actor, "sales": sales, "envelope": envelope, "card": card}
+    steps.update(destroyer=destroyer, verifier=verifier)
+    draws_ticket = DRAW_ORDER.index(draw.state) <= DRAW_ORDER.index(DrawState.ANNOUNCED) < DRAW_ORDER.index(until)
+    if not draws_ticket or draw.scheduled_at <= timezone.now():
+        return _run_draw(draw, until=until, **steps)
+    with clock_at(max(timezone.now(), draw.scheduled_at - datetime.timedelta(hours=1))):
+        draw = _run_draw(draw, until=DrawState.ANNOUNCED, **steps)
+    with clock_at(draw.scheduled_at):
+        return _run_draw(draw, until=until, **steps)
+
+
+def run_draw_on_its_night(draw, **kwargs):
+    """`run_draw` with the clock at the draw's advertised time, past or to
+    come: the draw is held on its night, as the season it belongs to was."""
+    with clock_at(draw.scheduled_at):
+        return run_draw(draw, **kwargs)
+
+
+def _run_draw(
     draw, *, actor, sales="100.00", envelope=None, card=None, until=DrawState.CLOSED, destroyer=None, verifier=None
 ):
     """Walk one draw through its steps up to `until` with the real services,
@@ -295,7 +340,8 @@ def login_verified(client, user):
 
 def event_with_closed_draws(sales, *, actor, licence=None, **event_kwargs):
     """An event whose first draws are closed with these ticket sales, one
-    rollover each (no Ace of Spades); returns (event, closed draws)."""
+    rollover each (no Ace of Spades), each held on its night (R:D9);
+    returns (event, closed draws)."""
     from raffle.models import Draw
 
     event_kwargs.setdefault("first_draw_at", timezone.now() - datetime.timedelta(days=7 * len(sales) + 1))
@@ -308,7 +354,7 @@ def event_with_closed_draws(sales, *, actor, licence=None, **event_kwargs):
     draws = []
     for number, amount in enumerate(sales, start=1):
         draw = Draw.objects.get(event=event, number=number)
-        draws.append(run_draw(draw, actor=actor, sales=amount, destroyer=destroyer, verifier=verifier))
+        draws.append(run_draw_on_its_night(draw, actor=actor, sales=amount, destroyer=destroyer, verifier=verifier))
     event.refresh_from_db()
     return event, draws
 

@@ -7,6 +7,7 @@ from decimal import Decimal
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from core import roles
 from core.models import AuditEntry
@@ -90,7 +91,10 @@ def test_the_preview_already_refuses_sales_past_the_prize_board(client, staff_us
 def test_the_history_import_closes_each_draw_with_the_live_close(staff_user):  # R:P1 R:L3
     """The import runs the live close: the same figures, and the same refusal
     of sales that would pass the prize board (the whole file refused)."""
-    event = event_with_draw(actor=staff_user, licence=LicenceFactory(issued_on=MOVED_IN))
+    jan_8 = timezone.make_aware(datetime.datetime(2026, 1, 8, 19, 0))  # R:D9 set up on its first draw's date
+    event = event_with_draw(
+        actor=staff_user, licence=LicenceFactory(issued_on=datetime.date(2025, 12, 1)), first_draw_at=jan_8
+    )
     licence = event.licence
     licence.prize_board = Decimal("300.00")
     licence.save(update_fields=["prize_board"])

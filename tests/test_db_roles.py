@@ -16,6 +16,7 @@ APPEND_ONLY = {
     "core_auditentry",
     "raffle_carddestruction",
     "raffle_deckcommitment",
+    "raffle_drawpostponement",
     "raffle_registrarnotification",
 }
 

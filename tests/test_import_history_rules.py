@@ -31,7 +31,8 @@ def _day(weeks_ago: int) -> str:
 def _moved_in(user, *, prize_board="50000.00", **kwargs):
     """A raffle licensed 20 weeks ago that moves its records into the system."""
     licence = LicenceFactory(prize_board=D(prize_board), issued_on=TODAY - datetime.timedelta(weeks=20))
-    return event_with_draw(actor=user, licence=licence, **kwargs)
+    first = timezone.now() - datetime.timedelta(weeks=20)  # R:D9 set up on its first draw's date
+    return event_with_draw(actor=user, licence=licence, first_draw_at=first, **kwargs)
 
 
 def _import_refused(event, text: str, tmp_path, *extra) -> str:
@@ -93,7 +94,9 @@ def test_prizes_plus_the_seed_are_counted_across_the_rows_of_the_file(staff_user
 
 def test_each_imported_draw_keeps_to_the_approved_sales_plan(staff_user, tmp_path):  # R:L3
     licence = with_sales_plan(LicenceFactory(issued_on=TODAY - datetime.timedelta(weeks=20)), ["2000", "3000"])
-    event = event_with_draw(actor=staff_user, licence=licence)
+    event = event_with_draw(
+        actor=staff_user, licence=licence, first_draw_at=timezone.now() - datetime.timedelta(weeks=20)
+    )
     text = f"{HEADER}\n1,{_day(2)},2000.00,7,QD\n2,{_day(1)},3000.01,8,KD\n"
     message = _import_refused(event, text, tmp_path)
     assert (

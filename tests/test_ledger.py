@@ -17,6 +17,8 @@ from tests.factories import LicenceFactory, UserFactory, event_with_closed_draws
 HEADER = "draw_number,draw_date,ticket_sales,envelope,card"
 # A running raffle moves in: its licence was issued before the draws it imports (L3).
 MOVED_IN = datetime.date(2025, 12, 1)
+# R:D9 the raffle moved in was set up on the date of its first draw, as its records say.
+JAN_8 = timezone.make_aware(datetime.datetime(2026, 1, 8, 19, 0))
 
 
 @pytest.fixture
@@ -121,7 +123,7 @@ def test_malformed_import_is_refused_whole_naming_row_and_reason(actor, tmp_path
 
 
 def test_published_figures_that_differ_are_reported_and_refused(actor):
-    event = event_with_draw(actor=actor, licence=LicenceFactory(issued_on=MOVED_IN))
+    event = event_with_draw(actor=actor, licence=LicenceFactory(issued_on=MOVED_IN), first_draw_at=JAN_8)
     text = (
         "draw_number,draw_date,ticket_sales,envelope,card,draw_prize,jackpot_after\n"
         "1,2026-01-08,795.00,7,QD,159.00,238.50\n2,2026-01-15,430.00,8,KD,86.00,368.00\n"
@@ -136,7 +138,9 @@ def test_published_figures_that_differ_are_reported_and_refused(actor):
 
 
 def test_imported_ace_of_spades_concludes_the_event_and_licence(actor):  # R:P4
-    event = event_with_draw(actor=actor, licence=LicenceFactory(issued_on=MOVED_IN), seed_jackpot="1000.00")
+    event = event_with_draw(
+        actor=actor, licence=LicenceFactory(issued_on=MOVED_IN), first_draw_at=JAN_8, seed_jackpot="1000.00"
+    )
     history_import(
         actor=actor,
         licence=event.licence,

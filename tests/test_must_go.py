@@ -25,7 +25,7 @@ from raffle.models import (
     Ticket,
 )
 from raffle.models.draw_steps import STEPS_BY_NAME
-from tests.factories import SIGNATURES, LicenceFactory, event_with_draw, members_for, run_draw
+from tests.factories import SIGNATURES, LicenceFactory, clock_at, event_with_draw, members_for, run_draw
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -273,11 +273,12 @@ def test_the_last_draw_before_the_licence_expires_must_go_before_its_ticket_is_d
     )
     draw = run_draw(event.draws.get(number=1), actor=staff_user, until=DrawState.ANNOUNCED)
     serial = _serials(draw, 1)[0]
-    with pytest.raises(RaffleError, match="last draw before the licence expires") as refused:
-        services.draw_record_winning_ticket(actor=staff_user, draw=draw, serial=serial, serial_again=serial)
-    assert refused.value.rule == "P7" and Draw.objects.get(pk=draw.pk).state == DrawState.ANNOUNCED
-    draw = services.draw_set_must_go(actor=staff_user, draw=draw, reason=MustGoReason.LICENCE_EXPIRY)
-    draw = services.draw_record_winning_ticket(actor=staff_user, draw=draw, serial=serial, serial_again=serial)
+    with clock_at(first):  # R:D9 on the draw's night
+        with pytest.raises(RaffleError, match="last draw before the licence expires") as refused:
+            services.draw_record_winning_ticket(actor=staff_user, draw=draw, serial=serial, serial_again=serial)
+        assert refused.value.rule == "P7" and Draw.objects.get(pk=draw.pk).state == DrawState.ANNOUNCED
+        draw = services.draw_set_must_go(actor=staff_user, draw=draw, reason=MustGoReason.LICENCE_EXPIRY)
+        draw = services.draw_record_winning_ticket(actor=staff_user, draw=draw, serial=serial, serial_again=serial)
     assert draw.state == DrawState.TICKET_DRAWN and draw.must_go
 
 

@@ -26,7 +26,7 @@ from raffle.reports.builders import available_periods, final_report, four_draw_r
 from raffle.reports.deadlines import deadlines_ics, event_deadlines
 from raffle.reports.render import final_csv, final_pdf, four_draw_csv, four_draw_pdf
 from raffle.services import deposit_cover_draws, prize_payment_record, registrar_notification_record
-from tests.factories import event_with_closed_draws, run_draw, trust_account_for
+from tests.factories import event_with_closed_draws, run_draw_on_its_night, trust_account_for
 
 SALES = ["795.00", "430.00", "405.00", "385.00"]
 
@@ -142,7 +142,7 @@ def test_csv_cells_cannot_carry_a_formula(treasurer):
 def test_final_report_shows_the_financial_report_winners_and_donated_prizes(treasurer):  # R:R2 R:D6
     event, draws = event_with_closed_draws(SALES, actor=treasurer)
     ace = Draw.objects.get(event=event, number=5)
-    run_draw(ace, actor=treasurer, sales="500.00", card="AS")
+    run_draw_on_its_night(ace, actor=treasurer, sales="500.00", card="AS")
     event.refresh_from_db()
     licence = event.licence
     day = timezone.localdate(ace.scheduled_at)

@@ -85,6 +85,20 @@ def test_the_rules_of_play_pdf_holds_every_required_element(staff_user):  # R:R4
         assert element in text, element
 
 
+def test_the_rules_of_play_state_the_postponement_procedure_the_system_keeps(staff_user):  # R:D9 R:R4
+    event = _known_event(staff_user)
+    text = _flat(pdf_text(render_pdf("pdf/rules_of_play.html", rules_of_play(event))))
+    authority = event.licence.authority_name
+    for element in [
+        "No winning ticket is drawn before the date and time advertised here",
+        f"{authority} is told first (who was told, when and how is recorded)",
+        "posted on the public envelope board and at Legion Branch 6, Owen Sound",
+        "only before its winning ticket is drawn",
+        "The later draws keep their dates unless the notice says they move with it",
+    ]:
+        assert element in text, element
+
+
 def test_stub_tickets_carry_the_envelope_picked_at_purchase(staff_user):  # R:T9
     event = _known_event(staff_user, licence=LicenceFactory(sales_channel=SalesChannel.PAPER_STUB))
     text = _flat(" ".join(p for s in rules_of_play(event)["sections"] for p in s.paragraphs))

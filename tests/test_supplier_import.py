@@ -180,12 +180,12 @@ def test_winner_from_another_draw_is_refused(staff_user):  # R:T4
     assert f"ticket {earlier} was sold for draw 1" in str(refused)
 
 
-def test_winner_drawn_before_sales_closed_is_refused(staff_user):  # R:D2
+def test_winner_drawn_before_the_draws_advertised_time_is_refused(staff_user):  # R:D2 R:D9
     event, draw = supplier_event(staff_user)
     refused = _refused(
         staff_user, draw, sales=sales_file(four_sales(draw)), result=result_file(draw, "100001", minutes=-5)
     )
-    assert (refused.line, refused.column, refused.rule) == (2, "drawn_at", "D2")
+    assert (refused.line, refused.column, refused.rule) == (2, "drawn_at", "D9")
 
 
 def test_settlement_that_does_not_match_the_sales_is_refused(staff_user, treasurer):  # R:L12

@@ -155,6 +155,7 @@ def licence_cancel(*, actor, licence: Licence, reason: str, today=None) -> Licen
     if not (reason or "").strip():
         raise LicensingError("Say why the licence is cancelled; the regulator will ask.")
     licence.status = LicenceStatus.CANCELLED
-    licence.save(update_fields=["status"])
+    licence.concluded_at = timezone.now()  # R:R5 when it ended: the final report is due 30 days after
+    licence.save(update_fields=["status", "concluded_at"])
     audit_record(actor=actor, action="licensing.licence.cancel", obj=licence, data={"reason": reason})
     return licence

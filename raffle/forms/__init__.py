@@ -22,6 +22,7 @@ from raffle.forms.drawnight import (
 )
 from raffle.forms.rules import MustGoForm, RulesSettingsForm
 from raffle.forms.sales import IssueRollForm, ReturnRollForm, SaleForm, VoidForm
+from raffle.forms.schedule import PostponementForm
 from raffle.forms.supplier import SupplierImportForm, SupplierWinningTicketForm
 from raffle.forms.treasury import (
     ApprovedUseForm,
@@ -56,6 +57,7 @@ __all__ = [
     "PaperCloseSalesForm",
     "PaperMustGoRedrawForm",
     "PaperWinningTicketForm",
+    "PostponementForm",
     "PrizePaymentForm",
     "RegistrarNotificationForm",
     "ReturnRollForm",

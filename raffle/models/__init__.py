@@ -47,6 +47,7 @@ from raffle.models.payments import (  # noqa: F401
     UnclaimedPrize,
     add_months,
 )
+from raffle.models.postponement import DrawPostponement  # noqa: F401
 from raffle.models.publication import WinnersPublication  # noqa: F401
 from raffle.models.results import WinnerNameConsent  # noqa: F401
 from raffle.models.supplier import (  # noqa: F401

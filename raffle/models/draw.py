@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 
 from core.models import AppendOnlyModel
 from core.money import Rounding
@@ -100,6 +101,10 @@ class Draw(models.Model):
     envelope_chosen_at = models.DateTimeField(null=True, blank=True)
     card_revealed_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # R:D9 when the draw was actually held: its first winning ticket drawn (an
+    # imported draw: the date of its record). Payments, reports and the
+    # destruction log date the draw by it; `scheduled_at` is the advertised time.
+    held_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["event", "number"]
@@ -141,6 +146,12 @@ class Draw(models.Model):
                 condition=Q(must_go=False, must_go_reason="") | Q(must_go=True, must_go_reason__in=MustGoReason.values),
                 name="draw_must_go_has_reason",
             ),
+            # R:D9 no draw is held before its advertised time.
+            models.CheckConstraint(
+                condition=Q(held_at__isnull=True) | Q(held_at__gte=F("scheduled_at")),
+                name="draw_not_held_before_advertised_time",
+                violation_error_message="A draw cannot be held before its advertised date and time.",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -160,6 +171,18 @@ class Draw(models.Model):
     @property
     def is_ace(self) -> bool:
         return self.envelope is not None and self.envelope.card == ACE_OF_SPADES and self.envelope.is_open
+
+    @property
+    def held_or_due_at(self):
+        """R:D9 when the draw was held; until it is, its advertised time. (A
+        draw of before `held_at` was kept: when its ticket was drawn.)"""
+        return self.held_at or self.ticket_drawn_at or self.scheduled_at
+
+    @property
+    def held_on(self):
+        """The day the draw was held (or is due): prize payments, unclaimed
+        prizes and publication of the winners count from it."""
+        return timezone.localdate(self.held_or_due_at)
 
     @property
     def last_seq(self) -> int:

@@ -16,8 +16,8 @@ from licensing.models import AuditedStatementRequest, IssuedReport, ReportKind
 from raffle.models import Draw, DrawState, Event, UnclaimedPrize
 from raffle.reports.builders import (
     DRAWS_PER_PERIOD,
-    FINAL_DUE_DAYS,
     FOUR_DRAW_DUE_DAYS,
+    final_report_due,
     licence_end,
     period_of,
     report_day,
@@ -92,11 +92,10 @@ def event_deadlines(event: Event, *, today: datetime.date | None = None) -> list
                     rule="R1",
                 )
             )
-    if ended and draws:  # R:R5 however the licence ended
-        last = report_day(draws[-1])
+    if ended:  # R:R5 however the licence ended, with or without a draw held
         out.append(
             Deadline(
-                last + datetime.timedelta(days=FINAL_DUE_DAYS),
+                final_report_due(event, report_day(draws[-1]) if draws else None, today=today),
                 "Final report",
                 "report",
                 done=(ReportKind.FINAL, None) in issued,

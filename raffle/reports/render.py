@@ -52,6 +52,7 @@ DRAW_COLUMNS = [
     "jackpot_before",
     "claimed_at",
     "must_go_shares",
+    "postponed_to",
 ]
 
 
@@ -99,6 +100,7 @@ def _draw_rows(report, reconciliation):
                 )
                 for t in line.must_go
             ),
+            _when(line.postponed_to),
         ]
 
 

@@ -4,7 +4,7 @@ from django.utils.translation import gettext as _
 
 from raffle.cards import ACE_OF_SPADES, card_name_for_reader, card_symbol
 from raffle.models import Draw, DrawState, Envelope, Event
-from raffle.selectors.events import current_of
+from raffle.selectors.events import current_of, with_postponement
 
 
 def public_board(event_id: int) -> dict | None:
@@ -52,7 +52,7 @@ def public_board(event_id: int) -> dict | None:
         .order_by("number")
     )
     open_draws = list(
-        Draw.objects.filter(event_id=event.pk)
+        with_postponement(Draw.objects.filter(event_id=event.pk))
         .exclude(state=DrawState.CLOSED)
         .select_related("envelope")
         .only(

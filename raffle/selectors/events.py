@@ -1,8 +1,8 @@
 """Reads behind the event pages and the staff dashboard, each a fixed number of queries."""
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, OuterRef, Q, Subquery, Sum
 
-from raffle.models import Draw, DrawState, Envelope, Event
+from raffle.models import Draw, DrawPostponement, DrawState, Envelope, Event
 
 
 def event_list():
@@ -35,8 +35,19 @@ def envelope_board(event: Event) -> list[Envelope]:
     return list(Envelope.objects.filter(event=event).order_by("number"))
 
 
+def with_postponement(draws):
+    """R:D9 each draw with, when it was postponed, the time first advertised
+    (`first_advertised_at`) and the latest reason (`postponement_reason`),
+    in the same query."""
+    postponements = DrawPostponement.objects.filter(draw=OuterRef("pk"))
+    return draws.annotate(
+        first_advertised_at=Subquery(postponements.order_by("recorded_at", "id").values("postponed_from")[:1]),
+        postponement_reason=Subquery(postponements.order_by("-recorded_at", "-id").values("reason")[:1]),
+    )
+
+
 def draw_history(event: Event):
-    return Draw.objects.filter(event=event).select_related("envelope").order_by("number")
+    return with_postponement(Draw.objects.filter(event=event).select_related("envelope").order_by("number"))
 
 
 def current_of(draws) -> Draw | None:

@@ -74,7 +74,7 @@ def public_results(event_id: int) -> dict | None:
             ResultRow(
                 draw_id=draw.pk,
                 number=draw.number,
-                held_at=draw.ticket_drawn_at or draw.scheduled_at,
+                held_at=draw.held_or_due_at,  # R:D9
                 winning_serial=draw.winning_serial,
                 draw_prize=draw.draw_prize,
                 card=card_name_for_reader(draw.envelope.card) if opened else "",

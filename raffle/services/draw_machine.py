@@ -22,6 +22,7 @@ from core.audit import audit_record
 from raffle.errors import EventConcluded, TransitionNotAllowed
 from raffle.models import DRAW_ORDER, DRAW_STEPS, Draw, Event, EventStatus, Step
 from raffle.models.draw_steps import STEPS_BY_NAME, next_step, step_leading_to
+from raffle.services.ending import check_licence_allows_step
 
 
 def lock(draw: Draw) -> tuple[Event, Draw]:
@@ -48,6 +49,7 @@ def check(event: Event, draw: Draw, name: str) -> Step:
             "sold or drawn under this licence.",
             rule="P4",
         )
+    check_licence_allows_step(event, draw)  # R:R5
     here = next_step(draw)
     can_move = here is not None and here.to == step.to
     # R:P7 the must-go move back is made only by the re-draw step (which logs
@@ -104,11 +106,12 @@ def record_history(*, draw: Draw, at, since: str, fields: tuple[str, ...] = ()) 
     return draw
 
 
-def advance(*, actor, draw: Draw, step: Step, data: dict, fields: tuple[str, ...] = ()) -> Draw:
-    """Move the draw along `step`: its state, its timestamp, the step's own
-    fields (`fields`), saved with `update_fields`; then the audit entry."""
+def advance(*, actor, draw: Draw, step: Step, data: dict, fields: tuple[str, ...] = (), at=None) -> Draw:
+    """Move the draw along `step`: its state, its timestamp (`at`, default
+    now), the step's own fields (`fields`), saved with `update_fields`; then
+    the audit entry."""
     draw.state = step.to
-    setattr(draw, step.stamp, timezone.now())
+    setattr(draw, step.stamp, at or timezone.now())
     draw.save(update_fields=["state", step.stamp, *fields])
     audit_record(
         actor=actor,

@@ -40,6 +40,7 @@ from raffle.services.pool import (
     record_selection,
     resolve_envelope,
 )
+from raffle.services.schedule import check_draw_time, schedule_base
 from raffle.services.supplier_draw import supplier_winning_ticket
 
 
@@ -63,6 +64,7 @@ def draw_record_winning_ticket(
     imported draw records the serial as given.
     """
     event, draw, step = draw_machine.begin(draw, "draw_ticket")
+    check_draw_time(draw)  # R:D9
     _check_last_draw_must_go(event, draw)
     data = {}
     if draw.is_imported:
@@ -97,12 +99,16 @@ def draw_record_winning_ticket(
         }
     draw.winning_serial = serial
     draw.winner_name = winner_name
+    # R:D9 the draw is held now, when its ticket is drawn (or when the supplier's system drew it).
+    now = timezone.now()
+    draw.held_at = data.get("drawn_at") or now
     return draw_machine.advance(
         actor=actor,
         draw=draw,
         step=step,
-        fields=("winning_serial", "winner_name"),
-        data={"serial": serial, "winner_name": draw.winner_name, **data},
+        at=now,
+        fields=("winning_serial", "winner_name", "held_at"),
+        data={"serial": serial, "winner_name": draw.winner_name, "held_at": draw.held_at, **data},
     )
 
 
@@ -303,7 +309,7 @@ def schedule_next_draw(*, event: Event, after: Draw) -> Draw | None:
     return Draw.objects.create(
         event=event,
         number=after.number + 1,
-        scheduled_at=timezone.localtime(after.scheduled_at) + datetime.timedelta(days=event.draw_interval_days),
+        scheduled_at=timezone.localtime(schedule_base(after)) + datetime.timedelta(days=event.draw_interval_days),
     )
 
 

@@ -19,11 +19,13 @@ from core.audit import audit_record
 from core.errors import DomainError
 from licensing.models import Licence
 from raffle.cards import ACE_OF_SPADES
+from raffle.errors import RaffleError
 from raffle.models import Draw, Envelope, Event
 from raffle.reports.ledger import ImportPlan, ImportRefused, PlannedDraw, plan_import
 from raffle.services import draw_machine
 from raffle.services.draw_sales import close_sales_figures, sales_close_write
 from raffle.services.draws import event_conclude, jackpot_award_write, roll_over_write, schedule_next_draw
+from raffle.services.schedule import advertised
 
 
 def _scheduled_at(event: Event, day: datetime.date) -> datetime.datetime:
@@ -31,9 +33,34 @@ def _scheduled_at(event: Event, day: datetime.date) -> datetime.datetime:
     return timezone.make_aware(datetime.datetime.combine(day, at))
 
 
+def _held_at(draw: Draw, event: Event, day: datetime.date) -> datetime.datetime:
+    """R:D9 when the record says the draw was held: on its day, at the time
+    advertised here for that day (else the event's usual hour). Refused when
+    that is before the time this system advertised for the draw, or still to
+    come (a winning ticket is never drawn before its draw's time)."""
+    advertised_here = draw.scheduled_at if draw.pk else None
+    if advertised_here and timezone.localdate(advertised_here) == day:
+        return advertised_here
+    at = _scheduled_at(event, day)
+    if advertised_here and at < advertised_here:
+        raise RaffleError(
+            f"Draw {draw.number} is advertised here for {advertised(advertised_here)}, but the record says it was "
+            f"held on {day:%Y-%m-%d}, before that: a draw is never held before its advertised time. Check the "
+            "record's date (or the first draw's date the event was set up with).",
+            rule="D9",
+        )
+    if at > timezone.now():
+        raise RaffleError(
+            f"Draw {draw.number} is dated {advertised(at)}, which is still to come: a draw is imported once it "
+            "has been held, never before its time.",
+            rule="D9",
+        )
+    return at
+
+
 def _import_draw(*, event: Event, row: PlannedDraw, draw: Draw, envelope: Envelope) -> Draw:
     """One row: the draw closed and decided as a live draw is, stamped with its date."""
-    at = _scheduled_at(event, row.date)
+    at = _held_at(draw, event, row.date)
     draw.scheduled_at, draw.is_imported = at, True
     draw.save()
     draw.event = event
@@ -43,8 +70,9 @@ def _import_draw(*, event: Event, row: PlannedDraw, draw: Draw, envelope: Envelo
     envelope.card, envelope.opened_at, envelope.opened_in_draw = row.card, at, draw
     envelope.save(update_fields=["card", "opened_at", "opened_in_draw"])
     draw.envelope = envelope
+    draw.held_at = at  # R:D9 held when its record says
     fields += jackpot_award_write(draw) if row.card == ACE_OF_SPADES else roll_over_write(draw)
-    return draw_machine.record_history(draw=draw, at=at, since="close_sales", fields=(*fields, "envelope"))
+    return draw_machine.record_history(draw=draw, at=at, since="close_sales", fields=(*fields, "envelope", "held_at"))
 
 
 @transaction.atomic

@@ -18,6 +18,7 @@ from raffle.models import (
     Ticket,
     TicketRoll,
 )
+from raffle.services.ending import check_not_cancelled
 from raffle.services.pool import draw_sales_channel
 from raffle.services.sale_path import (
     MAX_BATCH,
@@ -54,6 +55,7 @@ def roll_issue(
     draw = Draw.objects.select_for_update().get(pk=draw.pk)
     if event.status == EventStatus.CONCLUDED:  # R:P4
         raise EventConcluded(f"{event} is concluded; no more tickets can be issued.", rule="P4")
+    check_not_cancelled(event.licence, f"a roll for draw {draw.number}")  # R:R5
     if draw.state not in (DrawState.SCHEDULED, DrawState.SELLING):
         raise RaffleError(f"Sales for draw {draw.number} are closed; issue rolls for a later draw.", rule="T4")
     draw.event = event
@@ -105,7 +107,7 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
     on; everything before it was sold, in the tiers counted (e.g. {1: 20, 3: 40}
     is twenty 1-for-$5 and forty 3-for-$10 sales = 140 serials). Records the
     sales and their serials in bulk (COPY on PostgreSQL)."""
-    draw = selling_draw(roll.draw)
+    draw = selling_draw(roll.draw, returning=True)
     roll = TicketRoll.objects.select_for_update().get(pk=roll.pk)
     if roll.is_returned:
         raise RaffleError(f"{roll} was already returned on {timezone.localtime(roll.returned_at):%Y-%m-%d %H:%M}.")

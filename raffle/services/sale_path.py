@@ -32,6 +32,7 @@ from core.money import ZERO
 from core.text import ascii_digits
 from raffle.errors import EventConcluded, RaffleError
 from raffle.models import Draw, DrawState, Envelope, EventStatus, PriceTier, Sale, Ticket, TicketRoll
+from raffle.services.ending import check_not_cancelled
 from raffle.services.prize_board import prize_board_check, prizes_committed, sales_plan_check, sales_plan_max
 from raffle.services.purchase_limits import Purchase, purchase_limits_check
 
@@ -77,11 +78,15 @@ class SaleBatch:
         return sum(s.ticket_count for s in self.sales)
 
 
-def selling_draw(draw: Draw) -> Draw:
+def selling_draw(draw: Draw, *, returning: bool = False) -> Draw:
     """Read the draw with its event and licence (no lock) and refuse early
-    when it does not sell; `write_sales` checks the state again under the lock."""
+    when it does not sell; `write_sales` checks the state again under the lock.
+    A roll sold before its licence was cancelled may still come back
+    (`returning`); nothing new is sold under a cancelled licence (R5)."""
     draw = Draw.objects.select_related("event__licence").get(pk=draw.pk)
     check_selling(draw)
+    if not returning:
+        check_not_cancelled(draw.event.licence, f"a sale for draw {draw.number}")
     return draw
 
 

@@ -11,6 +11,7 @@ from django.utils import timezone
 from raffle.errors import RaffleError
 from raffle.models import Draw, Sale, SupplierResult, Ticket
 from raffle.services.pool import normalise_serial, paper_ticket
+from raffle.services.schedule import check_draw_time
 
 
 @dataclass
@@ -43,6 +44,7 @@ def supplier_winning_ticket(*, draw: Draw, serial: str, serial_again: str | None
     ticket = paper_ticket(draw=draw, serial=serial, serial_again=serial_again)
     if result is None:  # read from the supplier's screen now, after this draw's sales closed here
         return SupplierPick(ticket=ticket, rng_reference=rng_reference, drawn_at=drawn_at)
+    check_draw_time(draw, at=drawn_at)  # R:D9
     # The supplier's sales closed at the draw's time, after its last sale.
     last_sale = Sale.objects.filter(draw=draw).aggregate(m=Max("sold_at"))["m"]
     closes = max(m for m in (draw.scheduled_at, last_sale) if m)

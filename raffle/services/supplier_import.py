@@ -40,6 +40,7 @@ from raffle.models import (
 from raffle.services.pool import draws_by_supplier
 from raffle.services.prize_board import prize_board_check, sales_plan_check
 from raffle.services.purchase_limits import Purchase, PurchaseRefused, purchase_limits_check
+from raffle.services.schedule import check_draw_time
 from raffle.services.supplier_formats import GENERIC, ImportRefused, SupplierFile, SupplierMapping, their_columns
 from raffle.services.supplier_parse import (
     ParsedResult,
@@ -177,6 +178,10 @@ def _check_result(draw: Draw, result: ParsedResult, sales: ParsedSales | None) -
     if status != "sold":  # R:T11
         problem = f"ticket {result.serial} is {status}; a void or refunded ticket cannot win."
         raise ImportRefused(file=result.file, line=result.line, column=column, problem=problem, rule="T11")
+    try:
+        check_draw_time(draw, at=result.drawn_at)  # R:D9
+    except RaffleError as error:
+        _refuse_at(result.file, result.line, "drawn_at", error)
     last_sale = Sale.objects.filter(draw=draw).aggregate(m=Max("sold_at"))["m"]
     closes = max(m for m in (draw.scheduled_at, last_sale, sales.last_sold_at if sales else None) if m)
     if result.drawn_at < closes:

@@ -150,8 +150,8 @@ def prize_payment_record(
         raise RaffleError("Prizes are paid by cheque or electronic transfer, in Canadian funds.", rule="P3")
     if not (reference or "").strip() or not (payee or "").strip():
         raise RaffleError("Give the payee and the cheque number or transfer reference.", rule="P3")
-    if paid_on < timezone.localdate(draw.scheduled_at):
-        raise RaffleError("A prize cannot be paid before its draw.")
+    if paid_on < draw.held_on:  # R:D9 counted from the day the draw was held
+        raise RaffleError(f"A prize cannot be paid before its draw (held on {draw.held_on:%Y-%m-%d}).")
     if PrizePayment.objects.filter(draw=draw, kind=kind).exists():
         raise RaffleError(f"The {PrizeKind(kind).label.lower()} of draw {draw.number} is already paid.")
     amount = prize_amount(draw, kind)
@@ -208,7 +208,7 @@ def prize_mark_unclaimed(*, actor, draw: Draw, kind: str = PrizeKind.DRAW_PRIZE)
         draw=draw,
         kind=kind,
         amount=prize_amount(draw, kind),
-        unclaimed_since=timezone.localdate(draw.scheduled_at),
+        unclaimed_since=draw.held_on,
         recorded_by=actor,
     )
     audit_record(
@@ -272,7 +272,7 @@ def winners_publication_record(*, actor, draw: Draw, published_on: datetime.date
     where = (where or "").strip()
     if not where:
         raise RaffleError("Say where the winners were published (website, newspaper, board).", rule="D10")
-    if published_on < timezone.localdate(draw.scheduled_at):
+    if published_on < draw.held_on:
         raise RaffleError("The winners cannot be published before the draw.", rule="D10")
     if WinnersPublication.objects.filter(draw=draw, where=where[:200], published_on=published_on).exists():
         raise RaffleError("That publication is already recorded.")

@@ -115,7 +115,7 @@ def _destruction_rows(log):
     for d in log:
         yield [
             d.draw.number,
-            timezone.localtime(d.draw.card_revealed_at or d.destroyed_at).date(),
+            d.draw.held_on,  # R:D9 the day the draw was held
             d.card,
             d.get_card_display(),
             d.get_method_display(),

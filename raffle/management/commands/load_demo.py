@@ -4,9 +4,11 @@ Every figure is produced by the real services, so the demo's audit trail,
 jackpot and destruction log are exactly what a live raffle would hold.
 """
 
+import contextlib
 import datetime
 import random
 from decimal import Decimal
+from unittest import mock
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
@@ -24,6 +26,18 @@ from raffle.models import Draw, Ticket
 DEMO_LICENCE = "M-2026-0142"
 DEMO_PASSWORD = "catch-the-ace-demo"
 CLOSED_DRAWS = 12
+
+
+@contextlib.contextmanager
+def _on_its_night(draw):
+    """The demo's past season is played on its own dates: the services' clock
+    (`timezone.now`, read by `timezone.localdate` too) is set to the draw's
+    advertised time while it runs, so it is held then and not before (D9)."""
+    offset = draw.scheduled_at - timezone.now()
+    real_now = timezone.now
+    with mock.patch("django.utils.timezone.now", lambda: real_now() + offset):
+        yield
+
 
 DEMO_USERS = [
     # username, role, full name, bona fide member?, in charge?
@@ -136,42 +150,43 @@ class Command(BaseCommand):
         tickets_sold = 159  # 795.00 in the demo's tiers, growing week by week
         for number in range(1, CLOSED_DRAWS + 1):
             draw = Draw.objects.get(event=event, number=number)
-            services.draw_open_sales(actor=staff, draw=draw)
-            serial = self._sell_rolls(staff, seller, draw, serial, tickets_sold, rng)
-            services.draw_close_sales(actor=staff, draw=draw)
-            services.draw_announce(actor=staff, draw=draw)
-            # R:D3 a ticket is drawn from the container: here, a random sold one, typed twice.
-            winner = rng.choice(list(Ticket.objects.filter(draw=draw).values_list("serial", flat=True)))
-            services.draw_record_winning_ticket(
-                actor=staff,
-                draw=draw,
-                serial=winner,
-                serial_again=winner,
-                winner_name=rng.choice(
-                    [
-                        "A. MacLeod",
-                        "R. Singh",
-                        "D. Bouchard",
-                        "K. Wright",
-                        "M. Nguyen",
-                        "J. Campbell",
-                        "S. Martin",
-                        "T. Lavoie",
-                    ]
-                ),
-            )
-            services.winner_claim(actor=staff, draw=draw)
-            services.draw_choose_envelope(actor=staff, draw=draw, envelope_number=envelopes[number - 1])
-            services.draw_reveal_card(actor=staff, draw=draw, card=non_ace_cards[number - 1])
-            services.draw_roll_over(
-                actor=staff,
-                draw=draw,
-                destroyed_by=destroyer,
-                verified_by=verifier,
-                destroyer_password=DEMO_PASSWORD,
-                verifier_password=DEMO_PASSWORD,
-            )
-            tickets_sold = tickets_sold * rng.randrange(108, 125) // 100
+            with _on_its_night(draw):  # R:D9 each past draw is held at its advertised time
+                services.draw_open_sales(actor=staff, draw=draw)
+                serial = self._sell_rolls(staff, seller, draw, serial, tickets_sold, rng)
+                services.draw_close_sales(actor=staff, draw=draw)
+                services.draw_announce(actor=staff, draw=draw)
+                # R:D3 a ticket is drawn from the container: here, a random sold one, typed twice.
+                winner = rng.choice(list(Ticket.objects.filter(draw=draw).values_list("serial", flat=True)))
+                services.draw_record_winning_ticket(
+                    actor=staff,
+                    draw=draw,
+                    serial=winner,
+                    serial_again=winner,
+                    winner_name=rng.choice(
+                        [
+                            "A. MacLeod",
+                            "R. Singh",
+                            "D. Bouchard",
+                            "K. Wright",
+                            "M. Nguyen",
+                            "J. Campbell",
+                            "S. Martin",
+                            "T. Lavoie",
+                        ]
+                    ),
+                )
+                services.winner_claim(actor=staff, draw=draw)
+                services.draw_choose_envelope(actor=staff, draw=draw, envelope_number=envelopes[number - 1])
+                services.draw_reveal_card(actor=staff, draw=draw, card=non_ace_cards[number - 1])
+                services.draw_roll_over(
+                    actor=staff,
+                    draw=draw,
+                    destroyed_by=destroyer,
+                    verified_by=verifier,
+                    destroyer_password=DEMO_PASSWORD,
+                    verifier_password=DEMO_PASSWORD,
+                )
+                tickets_sold = tickets_sold * rng.randrange(108, 125) // 100
         current = Draw.objects.get(event=event, number=CLOSED_DRAWS + 1)
         services.draw_open_sales(actor=staff, draw=current)
         # Tonight's rolls are out with the seller; one has come back already.

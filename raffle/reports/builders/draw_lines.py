@@ -5,8 +5,7 @@ import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Sum
-from django.utils import timezone
+from django.db.models import OuterRef, Subquery, Sum
 
 from core.money import ZERO
 from raffle.cards import card_name
@@ -14,6 +13,7 @@ from raffle.models import (
     CardDestruction,
     Draw,
     DrawPool,
+    DrawPostponement,
     DrawState,
     DrawVideo,
     Event,
@@ -68,12 +68,19 @@ class DrawLine:
 
     @property
     def scheduled_at(self) -> datetime.datetime:
-        return self.draw.scheduled_at
+        """R:D9 the date and time first advertised (before any postponement;
+        `closed_draws` reads it with the draw)."""
+        return getattr(self.draw, "first_advertised_at", None) or self.draw.scheduled_at
 
     @property
     def postponed(self) -> bool:
-        """R:D9 the draw was postponed: it carries a postponed date, other than the scheduled one."""
-        return report_day(self.draw) != timezone.localdate(self.draw.scheduled_at)
+        """R:D9 the draw was postponed (to `postponed_to`)."""
+        return bool(getattr(self.draw, "first_advertised_at", None))
+
+    @property
+    def postponed_to(self) -> datetime.datetime | None:
+        """The last date and time it was postponed to: the time it was advertised for last."""
+        return self.draw.scheduled_at if self.postponed else None
 
     @property
     def must_go_shares(self) -> Decimal:
@@ -162,7 +169,12 @@ def draw_lines(draws: list[Draw]) -> list[DrawLine]:
 
 
 def closed_draws(event: Event, numbers=None) -> list[Draw]:
-    qs = Draw.objects.filter(event=event, state=DrawState.CLOSED).select_related("envelope")
+    first_advertised = DrawPostponement.objects.filter(draw=OuterRef("pk")).order_by("recorded_at", "id")
+    qs = (
+        Draw.objects.filter(event=event, state=DrawState.CLOSED)
+        .select_related("envelope")
+        .annotate(first_advertised_at=Subquery(first_advertised.values("postponed_from")[:1]))  # R:D9
+    )
     if numbers is not None:
         qs = qs.filter(number__in=list(numbers))
     return list(qs.order_by("number"))

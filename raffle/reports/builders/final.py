@@ -34,7 +34,7 @@ from raffle.reports.builders.common import (
 )
 from raffle.reports.builders.draw_lines import DrawLine, closed_draws, draw_lines
 from raffle.reports.builders.four_draw import period_fee, period_prize_board
-from raffle.reports.builders.periods import DRAWS_PER_PERIOD, FINAL_DUE_DAYS, licence_end, period_of, report_day
+from raffle.reports.builders.periods import DRAWS_PER_PERIOD, final_report_due, licence_end, period_of, report_day
 from raffle.reports.reconciliation import DrawReconciliation, draw_reconciliation
 from raffle.reports.trust_ledger import StatementReconciliation, ledger_entries, statement_reconciliation
 
@@ -231,7 +231,7 @@ def final_report(event: Event, *, today: datetime.date | None = None) -> FinalRe
         video_register=registers.video_register_available(),
         chart_svg=sales_and_jackpot_svg([ChartPoint(d.number, d.ticket_sales, d.jackpot_after) for d in draws]),
         last_draw_on=last_day,
-        due_on=last_day + datetime.timedelta(days=FINAL_DUE_DAYS) if last_day and end_reason else None,  # R:R2
+        due_on=final_report_due(event, last_day, today=today),  # R:R2 R:R5
         end_reason=end_reason,
         seed=event.seed_jackpot,
         seed_source=seed_source_text(event),

@@ -24,23 +24,14 @@ def period_numbers(period: int) -> range:
 
 
 def held_at(draw) -> datetime.datetime | None:
-    """R:D9 when the draw was held: its postponed date when it has one, else
-    when its winning ticket was drawn (imported draws: their scheduled time)."""
-    for name in ("held_at", "postponed_to"):  # the postponement's field, when the event has one
-        value = getattr(draw, name, None)
-        if value:
-            return value
-    return draw.ticket_drawn_at or (draw.scheduled_at if draw.is_imported else None)
+    """R:D9 when the draw was held (None while it is not)."""
+    return draw.held_at or draw.ticket_drawn_at
 
 
 def report_day(draw) -> datetime.date:
-    """The day a draw counts for in the reports' dates and deadlines: its
-    postponed date when it was postponed, else its scheduled date."""
-    for name in ("held_at", "postponed_to"):
-        value = getattr(draw, name, None)
-        if value:
-            return timezone.localdate(value)
-    return timezone.localdate(draw.scheduled_at)
+    """The day a draw counts for in the reports' dates and deadlines: the day
+    it was held, else (not held yet) the day it is advertised for."""
+    return timezone.localdate(held_at(draw) or draw.scheduled_at)
 
 
 def expense_period(paid_on: datetime.date, period_ends: list[datetime.date], *, last_is_final: bool) -> int | None:
@@ -57,6 +48,31 @@ def expense_period(paid_on: datetime.date, period_ends: list[datetime.date], *, 
     if index < len(period_ends):
         return index + 1
     return len(period_ends) if last_is_final else None
+
+
+def licence_ended_on(event, *, today: datetime.date | None = None) -> datetime.date | None:
+    """R:R5 the day the licence ended: the Ace found, the cancellation (or the
+    licensing authority's conclusion), the expiry; None while it runs."""
+    from licensing.models import LicenceStatus
+
+    licence = event.licence
+    if event.is_concluded and event.concluded_at:
+        return timezone.localdate(event.concluded_at)
+    if licence.status != LicenceStatus.ACTIVE and licence.concluded_at:
+        return timezone.localdate(licence.concluded_at)
+    if licence.is_expired(today):
+        return licence.expires_on
+    return None
+
+
+def final_report_due(event, last_draw_day: datetime.date | None, *, today=None) -> datetime.date | None:
+    """R:R5 R:R2 every licence that ends owes its final report: 30 days after
+    its last draw, or, when it ended before any draw was held, 30 days after
+    the day it ended (cancelled or expired); None while it runs."""
+    if not licence_end(event, today=today):
+        return None
+    start = last_draw_day or licence_ended_on(event, today=today) or event.licence.issued_on
+    return start + datetime.timedelta(days=FINAL_DUE_DAYS)
 
 
 def licence_end(event, *, today: datetime.date | None = None) -> str:
