@@ -114,7 +114,7 @@ def test_draws_dated_before_the_licence_or_in_the_future_are_refused(staff_user,
     assert f"row 2 (draw 1): its date 2001-03-08 is before licence {event.licence.number} was issued ({issued})" in (
         message
     )
-    assert "row 4 (draw 3): its date 2099-03-08 is in the future; only draws already held can be imported" in message
+    assert "row 4 (draw 3): its date 2099-03-08 is still to come; only draws already held can be imported" in message
 
 
 def test_draw_dates_must_increase_after_the_draws_already_recorded(staff_user, tmp_path):  # R:D9

@@ -294,7 +294,7 @@ def _date_problems(event: Event, dates: list[tuple[int, int, datetime.date]]) ->
             )
         elif day > today:
             problems.append(
-                f"row {line} (draw {number}): its date {day} is in the future; only draws already held can be imported"
+                f"row {line} (draw {number}): its date {day} is still to come; only draws already held can be imported"
             )
     return problems
 
