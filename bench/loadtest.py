@@ -205,7 +205,9 @@ def electronic_events_selling(count: int) -> list[int]:
     """`count` AGCO electronic-sales events, each of its own organisation,
     with draw 1 selling; returns the draws' ids."""
     out = django_run(f"""
+import datetime
 from django.core.management import call_command
+from licensing.models import Licence
 from raffle import services
 from raffle.models import Event
 draws = []
@@ -216,6 +218,11 @@ for n in range(1, {count} + 1):
                  "--active-since", "2015-01-01", "--non-profit-evidence", "Letters patent 1234567",
                  "--location-evidence", "12 Bank Street, Ottawa", "--activity-evidence", "Annual reports",
                  stdout=open("/dev/null", "w"))
+    # R:D5 the registered supplier and the approval that lets this system sell and draw itself
+    Licence.objects.filter(number=f"ELECTRONIC-{{n}}").update(
+        supplier_name="Load Test Raffle Systems", supplier_registration_number="AGCO-GS-0001",
+        supplier_system_name="Catch the Ace", supplier_system_version="1", system_approval_reference="EL-LOAD",
+        system_approval_on=datetime.date.today() - datetime.timedelta(days=30))
     draw = Event.objects.get(licence__number=f"ELECTRONIC-{{n}}").draws.get(number=1)
     services.draw_open_sales(actor=None, draw=draw)
     draws.append(draw.pk)
@@ -289,6 +296,7 @@ def server_env(port: int) -> dict:
         {
             "DJANGO_DEBUG": "false",
             "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+            "AUDIT_CHAIN_KEY": secrets.token_urlsafe(48),  # the trail cannot be written without it
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
             "DJANGO_SECURE_SSL_REDIRECT": "false",
             "DATABASE_URL": f"{PG_URL}/{DB_NAME}",
@@ -311,7 +319,9 @@ def manage(*args):
 
 def django_run(code: str) -> str:
     script = "import json, django; django.setup()\n" + code
-    result = subprocess.run([PY, "-c", script], cwd=ROOT, env=ENV, check=True, capture_output=True, text=True)
+    result = subprocess.run([PY, "-c", script], cwd=ROOT, env=ENV, capture_output=True, text=True)
+    if result.returncode:
+        raise RuntimeError(f"a setup step failed:\n{result.stderr[-3000:]}")
     return result.stdout.strip().splitlines()[-1]
 
 

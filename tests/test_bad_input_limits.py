@@ -210,3 +210,18 @@ def test_an_import_that_would_overflow_the_jackpot_is_refused_with_a_clear_messa
         services.history_import(actor=staff, licence=licence, text=text)
     assert Event.objects.get(pk=event.pk).jackpot == event.jackpot
     assert not Draw.objects.filter(event=event, state=DrawState.CLOSED).exists()
+
+
+@pytest.mark.parametrize(
+    ("column", "text"), [("purchaser_name", "Pat\rBuyer"), ("purchaser_address", "12 King\x07 St")]
+)
+def test_a_supplier_sales_file_with_control_characters_in_a_purchaser_is_refused_whole(staff, column, text):  # R:T9
+    from tests.supplier_files import four_sales, sales_file, supplier_event
+
+    event, draw = supplier_event(staff)
+    rows = four_sales(draw)
+    rows[0][column] = text  # the first line of order A-1
+    with pytest.raises(RaffleError, match="control characters") as refused:
+        services.supplier_draw_import(actor=staff, draw=draw, sales=sales_file(rows))
+    assert (refused.value.line, refused.value.column) == (2, column)
+    assert not Sale.objects.filter(draw=draw).exists()

@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from core.errors import DomainError
 from core.money import ZERO, parse_amount
-from core.text import ascii_digits
+from core.text import ascii_digits, has_control_characters
 from raffle.errors import RaffleError
 from raffle.models import PriceTier
 from raffle.services.pool import normalise_serial
@@ -198,6 +198,13 @@ def _new_group(file, number: int, key, tier: PriceTier, moment, name: str, addre
     if not name or not contact:  # R:T9
         column = "purchaser_name" if not name else "purchaser_phone"
         _refuse(file, number, column, "an electronic ticket carries the purchaser's name and phone or e-mail.", "T9")
+    for column, text, multiline in (
+        ("purchaser_name", name, False),
+        ("purchaser_phone", contact, False),
+        ("purchaser_address", address, True),
+    ):
+        if has_control_characters(text, multiline=multiline):  # they are printed on tickets and exports
+            _refuse(file, number, column, "it holds control characters that cannot be printed; correct the file.")
     return SaleGroup(number, order_id, tier, key[2], moment, name[:150], address.strip()[:300], contact[:200], 0)
 
 
