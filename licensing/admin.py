@@ -1,5 +1,6 @@
 from django import forms
 from django.contrib import admin
+from django.utils.translation import gettext
 
 from core.admin import NoDeleteMixin, ReadOnlyAdminMixin, run_service
 from core.errors import DomainError
@@ -15,6 +16,7 @@ from licensing.models import (
     PlannedDraw,
 )
 from licensing.services import eligibility_check, licence_cancel, licence_create, licence_record_supplier
+from licensing.services.members import check_member_may_act
 from licensing.services.suppliers import SUPPLIER_FIELDS
 
 
@@ -40,8 +42,26 @@ class OrganisationAdmin(NoDeleteMixin, admin.ModelAdmin):
     search_fields = ["name", "charity_registration_number", "city", "contact_name"]
 
 
+class BonaFideMemberAdminForm(forms.ModelForm):
+    class Meta:
+        model = BonaFideMember
+        fields = "__all__"
+
+    def clean(self):
+        """R:L13 a member is put in charge only with a date of birth showing them 18 or over."""
+        data = super().clean()
+        if data.get("is_in_charge"):
+            probe = BonaFideMember(full_name=data.get("full_name") or "", date_of_birth=data.get("date_of_birth"))
+            try:
+                check_member_may_act(probe, role=gettext("be put in charge of the lottery"))
+            except DomainError as error:
+                raise forms.ValidationError(str(error)) from None
+        return data
+
+
 @admin.register(BonaFideMember)
 class BonaFideMemberAdmin(NoDeleteMixin, admin.ModelAdmin):
+    form = BonaFideMemberAdminForm
     list_display = ["full_name", "organisation", "user", "is_in_charge", "is_active"]
     list_filter = ["organisation", "is_in_charge", "is_active"]
     search_fields = ["full_name", "user__username", "organisation__name"]

@@ -104,6 +104,11 @@ class DocumentForm(forms.Form):
 class SignerForm(forms.Form):
     name = forms.CharField(label=_("Signer's name"), max_length=150)
     title = forms.CharField(label=_("Title"), max_length=150, help_text=_("e.g. President, Treasurer"))
+    date_of_birth = forms.DateField(
+        label=_("Signer's date of birth"),
+        help_text=_("YYYY-MM-DD. Signers are 18 or over (L13)."),
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
 
 
 class AmendmentForm(forms.Form):

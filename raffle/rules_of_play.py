@@ -10,7 +10,8 @@ from django.utils import timezone
 from core.money import DRAW_PRIZE_PERCENT, JACKPOT_PERCENT, LICENSEE_PERCENT, Rounding, format_money
 from licensing.models import SalesChannel
 from licensing.terms import licence_terms_on
-from raffle.models import DeckKind, EnvelopeTakenProcedure, Event, MustGoPayout, SeedSource
+from raffle.envelope_taken import opened_envelope_sentence
+from raffle.models import DeckKind, Event, MustGoPayout, SeedSource
 
 HELPLINE = "ConnexOntario 1-866-531-2600"  # R:T10
 # The most draws the schedule lists (a deck has 52 envelopes).
@@ -217,19 +218,15 @@ def rules_of_play(event: Event) -> dict:
             "Each stub or electronic ticket carries the purchaser's name, contact and the envelope "
             "number the purchaser picked when buying it; that envelope is opened if the ticket wins."
         )
-    taken = {
-        EnvelopeTakenProcedure.NEXT_HIGHER: "the next higher-numbered envelope still sealed is opened "
-        "(after 52, counting resumes at 1)",
-        EnvelopeTakenProcedure.HOLDER_CHOOSES: "the winner chooses another envelope that is still sealed",
-        EnvelopeTakenProcedure.RANDOM: "an envelope still sealed is chosen at random",
-    }[event.envelope_taken_procedure]
+    # R:T9 the same sentence the wizard shows and the service keeps (raffle.envelope_taken)
+    taken = opened_envelope_sentence(event, picked_on_ticket=licence.sales_channel != SalesChannel.PAPER_ROLL)
     sections.append(
         Section(
             "Choosing the envelope",
             [
                 "The 52 cards of a standard deck are sealed in identical numbered envelopes, displayed at every draw.",
                 choose,
-                f"If the chosen envelope has already been opened, {taken}.",
+                taken,
             ],
         )
     )

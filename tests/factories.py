@@ -23,6 +23,8 @@ from raffle import services
 from raffle.models import DrawState
 
 PASSWORD = "a-long-test-password-42"
+# R:L13 the date of birth of an adult member or signer; a test of a minor gives its own.
+ADULT_BIRTHDAY = datetime.date(1980, 4, 12)
 # Both members sign a card destruction with their own password (R:E3).
 SIGNATURES = {"destroyer_password": PASSWORD, "verifier_password": PASSWORD}
 
@@ -84,6 +86,7 @@ class MemberFactory(factory.django.DjangoModelFactory):
     organisation = factory.SubFactory(OrganisationFactory)
     user = factory.SubFactory(UserFactory)
     full_name = factory.Faker("name")
+    date_of_birth = ADULT_BIRTHDAY
     is_in_charge = False
 
 
@@ -134,6 +137,21 @@ def members_for(event):
         MemberFactory(organisation=organisation, full_name="Dana Destroyer"),
         MemberFactory(organisation=organisation, full_name="Vic Verifier", is_in_charge=True),
     )
+
+
+def name_members_in_charge(draw, *, actor=None):
+    """R:L13 name the draw's two members in charge (adults, in charge of the
+    organisation), made if the organisation has fewer than two, as the staff
+    do before sales close. Returns the draw."""
+    from licensing.services import adults_in_charge
+
+    organisation = draw.event.licence.organisation
+    members = list(adults_in_charge(organisation.pk).order_by("pk")[:2])
+    while len(members) < 2:
+        members.append(
+            MemberFactory(organisation=organisation, full_name=f"Chris In-Charge {len(members) + 1}", is_in_charge=True)
+        )
+    return services.draw_name_members_in_charge(actor=actor, draw=draw, first=members[0], second=members[1])
 
 
 def _tier_units(event, amount: Decimal) -> list[tuple[int, int]]:
@@ -188,7 +206,7 @@ def sell_tickets(draw, *, actor, sales="100.00", envelope_pick=None):
         )
         return services.roll_return(actor=actor, roll=roll, first_unsold=start + count, tier_counts=dict(lines))
     if channel == SalesChannel.PAPER_STUB:
-        services.roll_issue(
+        book = services.roll_issue(
             actor=actor,
             draw=draw,
             seller_name="Sam Seller",
@@ -205,6 +223,8 @@ def sell_tickets(draw, *, actor, sales="100.00", envelope_pick=None):
                     actor=actor, draw=draw, tier_quantity=quantity, units=units, serials=serials, **purchaser
                 )
             )
+        # R:T7 the seller hands the book back with its unsold stubs before sales close
+        services.roll_return(actor=actor, roll=book, first_unsold=serial, tier_counts={})
         return sold
     return services.tickets_import(
         actor=actor,
@@ -283,10 +303,12 @@ def _run_draw(
             return first_serial(d)
         if name == "envelope_number":
             return envelope or event.envelopes.filter(opened_at__isnull=True).first().number
-        if name == "card":  # an electronic deck already holds its cards: the system opens the envelope
+        if name in ("card", "card_again"):  # R:E3 typed twice; an electronic deck opens the envelope itself
             if card or event.deck_kind == "electronic":
                 return card or ""
             return next(c for c in DECK if c != ACE_OF_SPADES and not event.envelopes.filter(card=c).exists())
+        if name == "ace_confirmed":  # R:P4 the volunteer confirms the Ace of Spades they see
+            return True
         if name in ("destroyed_by", "verified_by"):
             if destroyer is None or verifier is None:
                 destroyer, verifier = members_for(event)
@@ -299,6 +321,8 @@ def _run_draw(
 
     for _ in DRAW_ORDER:
         draw = Draw.objects.get(pk=draw.pk)
+        if draw.state == DrawState.SELLING and not draw.members_in_charge_named:
+            draw = name_members_in_charge(draw, actor=actor)  # R:L13 as the staff do once sales are open
         step = draw.next_step
         if step is None or step.to is None or step.back or DRAW_ORDER.index(draw.state) >= DRAW_ORDER.index(until):
             break

@@ -2,7 +2,7 @@ import pytest
 from django.urls import reverse
 
 from raffle.models import Draw, DrawState
-from tests.factories import SIGNATURES, UserFactory, members_for, sell_tickets
+from tests.factories import SIGNATURES, UserFactory, members_for, name_members_in_charge, sell_tickets
 
 pytestmark = pytest.mark.django_db
 
@@ -44,11 +44,12 @@ def test_a_draw_can_be_run_step_by_step_from_the_admin(admin_client, draw):
         {},
         {"serial": "SERIAL", "serial_again": "SERIAL"},
         {"envelope_number": "12"},
-        {"card": "QD"},
+        {"card": "QD", "card_again": "QD"},
         {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, **SIGNATURES},
     ]:
         if "ticket_sales" in data:  # the night's roll comes back: tickets worth $795 (T7)
             sell_tickets(Draw.objects.get(pk=draw.pk), actor=None, sales="795")
+            name_members_in_charge(Draw.objects.get(pk=draw.pk))  # R:L13 before sales close
         if data.get("serial") == "SERIAL":
             data = {"serial": "100001", "serial_again": "100001"}
         response = admin_client.post(url, data, follow=True)

@@ -14,7 +14,7 @@ from licensing import services
 from licensing.errors import LicensingError
 from licensing.models import ApplicantKind, AuthorityKind, DocumentKind, SalesChannel
 from licensing.package import application_package_pdf
-from tests.factories import OrganisationFactory
+from tests.factories import ADULT_BIRTHDAY, OrganisationFactory
 
 pytestmark = pytest.mark.django_db
 TODAY = timezone.localdate()
@@ -132,7 +132,9 @@ def test_an_application_without_signers_is_not_submitted(settings, tmp_path):  #
         services.application_attach_document(actor=None, application=application, kind=kind, note="Binder")
     with pytest.raises(LicensingError, match="Licence Application signers"):
         services.application_submit(actor=None, application=application, today=TODAY)
-    services.application_add_signer(actor=None, application=application, name="Ana Roy", title="President")
+    services.application_add_signer(
+        actor=None, application=application, name="Ana Roy", title="President", date_of_birth=ADULT_BIRTHDAY
+    )
     services.application_submit(actor=None, application=application, today=TODAY)
 
 
@@ -160,8 +162,12 @@ def test_the_package_pdf_assembles_application_checklist_signatures_and_document
     services.application_set_schedule(
         actor=None, application=application, draws=[(TODAY + datetime.timedelta(days=50), "1000")]
     )
-    services.application_add_signer(actor=None, application=application, name="Ana Roy", title="President")
-    services.application_add_signer(actor=None, application=application, name="Ben Oak", title="Treasurer")
+    services.application_add_signer(
+        actor=None, application=application, name="Ana Roy", title="President", date_of_birth=ADULT_BIRTHDAY
+    )
+    services.application_add_signer(
+        actor=None, application=application, name="Ben Oak", title="Treasurer", date_of_birth=ADULT_BIRTHDAY
+    )
     services.application_attach_document(
         actor=None,
         application=application,

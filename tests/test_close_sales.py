@@ -15,7 +15,14 @@ from raffle import services
 from raffle.errors import RaffleError
 from raffle.models import Draw, DrawState, Event
 from raffle.reports.ledger import ImportRefused
-from tests.factories import LicenceFactory, event_with_draw, run_draw, sell_tickets, user_with_role
+from tests.factories import (
+    LicenceFactory,
+    event_with_draw,
+    name_members_in_charge,
+    run_draw,
+    sell_tickets,
+    user_with_role,
+)
 
 pytestmark = pytest.mark.django_db
 HEADER = "draw_number,draw_date,ticket_sales,envelope,card"
@@ -32,6 +39,7 @@ def selling(staff_user):
 def test_the_figures_shown_are_the_figures_written(staff_user, selling):  # R:P1
     sell_tickets(selling, actor=staff_user, sales="1001.99")
     shown = services.close_sales_figures(Draw.objects.get(pk=selling.pk))
+    name_members_in_charge(selling, actor=staff_user)  # R:L13 named before sales close
     draw = services.draw_close_sales(actor=staff_user, draw=selling, expected_sales=shown.sales)
     assert (draw.ticket_sales, draw.draw_prize, draw.jackpot_contribution, draw.licensee_share) == (
         shown.sales,
@@ -45,6 +53,7 @@ def test_the_figures_shown_are_the_figures_written(staff_user, selling):  # R:P1
 
 def test_a_close_at_a_total_other_than_the_one_shown_is_refused_and_changes_nothing(staff_user, selling):  # R:P1
     sell_tickets(selling, actor=staff_user, sales="500.00")
+    name_members_in_charge(selling, actor=staff_user)  # R:L13 named before sales close
     shown = services.close_sales_figures(Draw.objects.get(pk=selling.pk))
     sell_tickets(selling, actor=staff_user, sales="20.00")  # another screen sells after the figures were shown
     entries = AuditEntry.objects.count()

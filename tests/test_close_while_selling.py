@@ -18,7 +18,7 @@ from core.errors import DomainError
 from licensing.models import SalesChannel
 from raffle import services
 from raffle.models import Draw, DrawState, Sale
-from tests.factories import LicenceFactory, UserFactory, event_with_draw, user_with_role
+from tests.factories import LicenceFactory, UserFactory, event_with_draw, name_members_in_charge, user_with_role
 
 SELLERS = 8
 
@@ -28,6 +28,7 @@ def test_closing_sales_succeeds_at_the_first_confirmation_while_eight_sellers_se
     staff = user_with_role(roles.DRAW_STAFF, username="sam")
     event = event_with_draw(actor=staff, licence=LicenceFactory(sales_channel=SalesChannel.ELECTRONIC))
     draw = services.draw_open_sales(actor=staff, draw=event.draws.get(number=1))
+    draw = name_members_in_charge(draw, actor=staff)  # R:L13 before sales close
     sellers = [UserFactory(username=f"seller{i}") for i in range(SELLERS)]
     refused, crashed, stop = [], [], threading.Event()
 

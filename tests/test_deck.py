@@ -95,7 +95,7 @@ def test_a_wrong_card_typed_at_reveal_is_refused_without_naming_the_sealed_card(
     from raffle.cards import card_name
 
     with pytest.raises(RaffleError) as refused:
-        services.draw_reveal_card(actor=staff_user, draw=draw, card=wrong)
+        services.draw_reveal_card(actor=staff_user, draw=draw, card=wrong, card_again=wrong)
     assert card_name(real) not in str(refused.value) and real not in str(refused.value).split()
     draw.envelope.refresh_from_db()
     assert not draw.envelope.is_open

@@ -56,7 +56,7 @@ def test_dollar_rounding_applies_per_event(staff_user):  # R:P1
 
 # R:D8 the table's forward step into each state, tried from every state it
 # does not follow; the inputs are what its form would hold (never reached).
-INPUTS = {"ticket_sales": "50", "serial": "9", "envelope_number": 5, "card": "2H"}
+INPUTS = {"ticket_sales": "50", "serial": "9", "envelope_number": 5, "card": "2H", "card_again": "2H"}
 FORBIDDEN = [
     (src, dst)
     for src in DrawState.values
@@ -133,7 +133,7 @@ def test_a_card_cannot_appear_twice_in_one_deck(event, staff_user):  # R:E1
     run_draw(event.draws.get(number=1), actor=staff_user, envelope=7, card="QD")
     draw = run_draw(event.draws.get(number=2), actor=staff_user, until=DrawState.ENVELOPE_CHOSEN, envelope=8)
     with pytest.raises(RaffleError, match="already found in envelope 7"):
-        services.draw_reveal_card(actor=staff_user, draw=draw, card="qd")
+        services.draw_reveal_card(actor=staff_user, draw=draw, card="qd", card_again="qd")
     draw.refresh_from_db()
     assert draw.state == DrawState.ENVELOPE_CHOSEN
     assert not draw.envelope.is_open
@@ -150,7 +150,7 @@ def test_envelopes_outside_1_to_52_are_refused(draw, staff_user, number):
 def test_unknown_cards_are_refused(draw, staff_user, card):
     draw = run_draw(draw, actor=staff_user, until=DrawState.ENVELOPE_CHOSEN)
     with pytest.raises(RaffleError, match="is not a playing card"):
-        services.draw_reveal_card(actor=staff_user, draw=draw, card=card)
+        services.draw_reveal_card(actor=staff_user, draw=draw, card=card, card_again=card)
 
 
 @pytest.mark.parametrize(
@@ -158,7 +158,7 @@ def test_unknown_cards_are_refused(draw, staff_user, card):
 )
 def test_cards_can_be_written_the_way_people_write_them(draw, staff_user, written, code):
     draw = run_draw(draw, actor=staff_user, until=DrawState.ENVELOPE_CHOSEN)
-    draw = services.draw_reveal_card(actor=staff_user, draw=draw, card=written)
+    draw = services.draw_reveal_card(actor=staff_user, draw=draw, card=written, card_again=written, ace_confirmed=True)
     assert draw.envelope.card == code
 
 
@@ -255,6 +255,7 @@ def test_every_step_writes_one_audit_entry(draw, staff_user):
     )
     assert actions == [
         "raffle.draw.open_sales",
+        "raffle.draw.name_members_in_charge",  # R:L13 named once sales are open, before they close
         "raffle.roll.issue",
         "raffle.roll.return",
         "raffle.draw.close_sales",

@@ -15,7 +15,7 @@ from raffle import services
 from raffle.errors import RaffleError
 from raffle.models import Draw, Sale
 from raffle.totals import totals_mismatches
-from tests.factories import LicenceFactory, event_with_draw
+from tests.factories import LicenceFactory, event_with_draw, name_members_in_charge
 
 pytestmark = pytest.mark.django_db
 
@@ -104,6 +104,7 @@ def test_close_of_sales_fixes_the_pool_from_the_totals(staff_user):  # R:T7 R:P1
     draw = _open(SalesChannel.ELECTRONIC, staff_user)
     sales = [_sell(draw, staff_user, quantity=3) for _ in range(3)]
     services.sale_void(actor=staff_user, sale=sales[0], reason="test")
+    name_members_in_charge(draw, actor=staff_user)  # R:L13 named before sales close
     draw = services.draw_close_sales(actor=staff_user, draw=draw)
 
     assert draw.ticket_sales == Decimal("20.00")

@@ -20,6 +20,7 @@ from tests.factories import (
     PASSWORD,
     SIGNATURES,
     LicenceFactory,
+    MemberFactory,
     event_with_draw,
     members_for,
     run_draw,
@@ -66,7 +67,15 @@ def serials_of(draw):
 
 def test_a_full_draw_night_to_rollover_runs_screen_by_screen(staff_user, staff_client, draw):  # R:D8 R:D1 R:E3
     destroyer, verifier = members_for(draw.event)
+    second = MemberFactory(organisation=draw.event.licence.organisation, full_name="Sal Second", is_in_charge=True)
     headings = []
+
+    def sell_and_name_members():  # R:L13 the draw's two members in charge, named from the wizard before sales close
+        sell_tickets(draw, actor=staff_user, sales="1250.00")
+        staff_client.post(
+            reverse("draw_members_in_charge", args=[draw.pk]), {"first": verifier.pk, "second": second.pk}
+        )
+        return {}
 
     def winner():  # R:D2 the serial drawn from the container, typed twice
         serial = serials_of(draw)[3]
@@ -74,13 +83,13 @@ def test_a_full_draw_night_to_rollover_runs_screen_by_screen(staff_user, staff_c
 
     for data in [
         {},
-        lambda: sell_tickets(draw, actor=staff_user, sales="1250.00") and {},
+        sell_and_name_members,
         lambda: {"ticket_sales": "1250.00", "container_count": str(len(serials_of(draw)))},
         lambda: {"ticket_sales": "1250.00", "container_count": str(len(serials_of(draw))), "previewed": "1250.00"},
         {},
         winner,
         {"envelope_number": "17"},
-        {"card": "QD"},
+        {"card": "QD", "card_again": "qd"},  # R:E3 typed twice
         {"destroyed_by": destroyer.pk, "verified_by": verifier.pk, **SIGNATURES},
     ]:
         if callable(data):
@@ -95,6 +104,7 @@ def test_a_full_draw_night_to_rollover_runs_screen_by_screen(staff_user, staff_c
     assert draw.winning_serial == serials_of(draw)[3] and draw.pool.container_count == len(serials_of(draw))
     assert draw.draw_prize == 250 and draw.jackpot_after == 375
     assert CardDestruction.objects.get(draw=draw).verified_by == verifier
+    assert (draw.member_in_charge, draw.second_member_in_charge) == (verifier, second)
     assert headings[:2] == ["Open ticket sales", "Close ticket sales"]
     assert "Not the Ace of Spades: destroy the card" in headings
     page = staff_client.get(night(draw)).content.decode()
@@ -177,7 +187,7 @@ def test_the_announcement_screen_shows_sales_prize_and_jackpot_in_large_type(sta
 
 def test_a_draw_night_to_the_ace_of_spades_awards_the_jackpot_and_concludes(staff_user, staff_client, draw):  # R:P4
     run_draw(draw, actor=staff_user, sales="1000.00", until=DrawState.ENVELOPE_CHOSEN, envelope=5)
-    response = step(staff_client, draw, {"card": "AS"})
+    response = step(staff_client, draw, {"card": "AS", "card_again": "AS", "ace_confirmed": "on"})
     assert response.context["screen"] == "ace"
     assert "Award the jackpot and conclude the event" in response.content.decode()
     response = step(staff_client, draw, {})

@@ -19,7 +19,7 @@ from licensing.models import (
     SalesChannel,
 )
 from licensing.package import application_package_pdf
-from tests.factories import EligibilityFactory, OrganisationFactory
+from tests.factories import ADULT_BIRTHDAY, EligibilityFactory, OrganisationFactory
 
 pytestmark = pytest.mark.django_db
 TODAY = timezone.localdate()
@@ -154,7 +154,9 @@ def _complete(application, *, first_draw):
     )
     for kind in application.required_documents():
         services.application_attach_document(actor=None, application=application, kind=kind, note=f"Binder tab {kind}")
-    services.application_add_signer(actor=None, application=application, name="Ana Roy", title="President")
+    services.application_add_signer(
+        actor=None, application=application, name="Ana Roy", title="President", date_of_birth=ADULT_BIRTHDAY
+    )
 
 
 def test_an_agco_application_cannot_plan_a_first_draw_before_six_weeks(settings, tmp_path):  # R:L6

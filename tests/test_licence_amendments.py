@@ -16,7 +16,7 @@ from raffle.errors import RaffleError
 from raffle.rules_of_play import rules_of_play
 from raffle.selectors import prize_board_forecast
 from raffle.services import prize_board_check
-from tests.factories import LicenceFactory, event_with_draw
+from tests.factories import ADULT_BIRTHDAY, LicenceFactory, event_with_draw
 
 pytestmark = pytest.mark.django_db
 TODAY = timezone.localdate()
@@ -81,7 +81,9 @@ def test_the_written_request_is_signed_by_every_licence_application_signer(setti
         prize_board="1000000",
     )
     for name in ("Ana Roy", "Ben Oak"):
-        services.application_add_signer(actor=None, application=application, name=name, title="Director")
+        services.application_add_signer(
+            actor=None, application=application, name=name, title="Director", date_of_birth=ADULT_BIRTHDAY
+        )
     application.status, application.submitted_on, application.licence = "submitted", TODAY, licence
     application.save()
     with pytest.raises(LicensingError, match="every Licence Application signer; missing: Ben Oak"):

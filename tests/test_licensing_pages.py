@@ -87,7 +87,7 @@ def test_an_application_is_prepared_and_submitted_through_the_pages(client, sett
     assert application.planned_draws.count() == 2
     for kind in application.required_documents():
         client.post(url, {"action": "document", "kind": kind, "note": "In the binder"})
-    client.post(url, {"action": "signer", "name": "Ana Roy", "title": "President"})
+    client.post(url, {"action": "signer", "name": "Ana Roy", "title": "President", "date_of_birth": "1975-06-01"})
     client.post(url, {"action": "submit"})
     application.refresh_from_db()
     assert application.status == ApplicationStatus.SUBMITTED

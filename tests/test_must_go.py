@@ -68,11 +68,11 @@ def _play_until_ace(draw, user, members):
     )
     for i, card in enumerate(NON_ACES):
         draw = services.draw_choose_envelope(actor=user, draw=draw, envelope_number=10 + i)
-        draw = services.draw_reveal_card(actor=user, draw=draw, card=card)
+        draw = services.draw_reveal_card(actor=user, draw=draw, card=card, card_again=card)
         draw = _redraw(draw, user, members, others[i], winner_name=["Bob", "Cy", "Di"][i])
         assert draw.state == DrawState.TICKET_DRAWN and draw.winning_serial == others[i]
     draw = services.draw_choose_envelope(actor=user, draw=draw, envelope_number=13)
-    draw = services.draw_reveal_card(actor=user, draw=draw, card="AS")
+    draw = services.draw_reveal_card(actor=user, draw=draw, card="AS", card_again="AS", ace_confirmed=True)
     return services.draw_award_jackpot(actor=user, draw=draw)
 
 
@@ -229,7 +229,7 @@ def test_the_rng_never_draws_a_ticket_twice_in_a_must_go_draw(staff_user):  # R:
     for card in ("8S", "7S", "6S", "5S", "4S")[: tickets - 1]:
         draw = _redraw(draw, staff_user, members, "")
         draw = services.draw_choose_envelope(actor=staff_user, draw=draw)
-        draw = services.draw_reveal_card(actor=staff_user, draw=draw, card=card)
+        draw = services.draw_reveal_card(actor=staff_user, draw=draw, card=card, card_again=card)
     assert len({s.ticket_id for s in draw.winner_selections.all()}) == tickets
     with pytest.raises(RaffleError, match="no valid ticket left"):
         _redraw(draw, staff_user, members, "")
@@ -310,7 +310,14 @@ MUST_GO_ALLOWED = {
     DrawState.CARD_REVEALED: "must_go_redraw",
 }
 # What each step's form would hold (the refusal comes first).
-MUST_GO_INPUTS = {"ticket_sales": "50", "serial": "10", "envelope_number": 6, "card": "3H", **SIGNATURES}
+MUST_GO_INPUTS = {
+    "ticket_sales": "50",
+    "serial": "10",
+    "envelope_number": 6,
+    "card": "3H",
+    "card_again": "3H",
+    **SIGNATURES,
+}
 MUST_GO_FORBIDDEN = [
     (state, step.name)
     for state in MUST_GO_ALLOWED

@@ -10,7 +10,7 @@ from licensing import selectors, services
 from licensing.errors import LicensingError
 from licensing.models import ApplicantKind, ApplicationStatus, AuthorityKind, ReportKind, SalesChannel
 from licensing.outstanding import outstanding_reports
-from tests.factories import LicenceFactory, event_with_closed_draws
+from tests.factories import ADULT_BIRTHDAY, LicenceFactory, event_with_closed_draws
 
 pytestmark = pytest.mark.django_db
 TODAY = timezone.localdate()
@@ -32,7 +32,9 @@ def _ready_application(organisation, settings, tmp_path):
     )
     for kind in application.required_documents():
         services.application_attach_document(actor=None, application=application, kind=kind, note="Binder")
-    services.application_add_signer(actor=None, application=application, name="Ana Roy", title="President")
+    services.application_add_signer(
+        actor=None, application=application, name="Ana Roy", title="President", date_of_birth=ADULT_BIRTHDAY
+    )
     return application
 
 

@@ -10,7 +10,15 @@ from licensing.models import SalesChannel
 from raffle import selectors, services
 from raffle.errors import RaffleError
 from raffle.models import Draw, DrawState, Event, Sale, Ticket
-from tests.factories import LicenceFactory, UserFactory, event_with_draw, members_for, run_draw, sell_tickets
+from tests.factories import (
+    LicenceFactory,
+    UserFactory,
+    event_with_draw,
+    members_for,
+    name_members_in_charge,
+    run_draw,
+    sell_tickets,
+)
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -117,7 +125,11 @@ def test_a_ticket_sale_on_any_channel_that_would_pass_the_prize_board_is_refused
     assert refused.value.rule == "L3"
     assert (Sale.objects.count(), Ticket.objects.count()) == (sales, tickets)
     assert entries() == before
-    # What the draw sold is within the board: it closes exactly there.
+    # The roll or book of the refused sale comes back unsold (R:T7); what the
+    # draw sold is within the board: it closes exactly there.
+    for roll in services.rolls_out(draw):
+        services.roll_return(actor=user, roll=roll, first_unsold=roll.first_serial, tier_counts={})
+    name_members_in_charge(draw, actor=user)  # R:L13 named before sales close
     draw = services.draw_close_sales(actor=user, draw=draw)
     assert draw.ticket_sales == D("500.00") and selectors.prize_board_forecast(
         Event.objects.get(pk=event.pk)

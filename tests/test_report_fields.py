@@ -67,7 +67,7 @@ def _must_go_with_two_shares(draw, actor, members):
         actor=actor, draw=draw, serial=first, serial_again=first, winner_name="Ann"
     )
     draw = services.draw_choose_envelope(actor=actor, draw=draw, envelope_number=20)
-    draw = services.draw_reveal_card(actor=actor, draw=draw, card="9D")
+    draw = services.draw_reveal_card(actor=actor, draw=draw, card="9D", card_again="9D")
     destroyer, verifier = members
     draw = services.draw_must_go_redraw(
         actor=actor,
@@ -80,7 +80,7 @@ def _must_go_with_two_shares(draw, actor, members):
         winner_name="Bob",
     )
     draw = services.draw_choose_envelope(actor=actor, draw=draw, envelope_number=21)
-    draw = services.draw_reveal_card(actor=actor, draw=draw, card="AS")
+    draw = services.draw_reveal_card(actor=actor, draw=draw, card="AS", card_again="AS", ace_confirmed=True)
     return services.draw_award_jackpot(actor=actor, draw=draw)
 
 

@@ -69,7 +69,8 @@ def test_the_rules_of_play_pdf_holds_every_required_element(staff_user):  # R:R4
         "50% to Harbourview Hospice Foundation",  # P1
         "rounded down to the whole dollar",  # rounding rule
         "chooses the envelope",  # how the envelope is chosen
-        "If the chosen envelope has already been opened, the next higher-numbered envelope",  # T9
+        # R:T9 a roll ticket carries no pick: its holder chooses, never an opened envelope
+        "If the chosen envelope has already been opened, the holder chooses another envelope that is still sealed",
         "14 days after the draw to claim",
         "another winning ticket is drawn",  # T8
         "video recorded",

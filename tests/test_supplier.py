@@ -16,7 +16,7 @@ from raffle.errors import RaffleError
 from raffle.models import DrawState, SelectionMethod, WinnerSelection
 from raffle.rules_of_play import HELPLINE, rules_of_play
 from raffle.services.pool import draws_by_rng, draws_by_supplier
-from tests.factories import LicenceFactory, event_with_draw, sell_tickets, without_approval
+from tests.factories import LicenceFactory, event_with_draw, name_members_in_charge, sell_tickets, without_approval
 
 pytestmark = pytest.mark.django_db
 
@@ -29,6 +29,7 @@ def _announced_supplier_draw(staff_user, **licence_kwargs):
     event = event_with_draw(actor=staff_user, licence=without_approval(**licence_kwargs))
     draw = services.draw_open_sales(actor=staff_user, draw=event.draws.get(number=1))
     sell_tickets(draw, actor=staff_user, sales="20.00")
+    name_members_in_charge(draw, actor=staff_user)  # R:L13 named before sales close
     draw = services.draw_close_sales(actor=staff_user, draw=draw)
     return services.draw_announce(actor=staff_user, draw=draw)
 

@@ -25,7 +25,7 @@ from raffle.reports.builders import four_draw_report
 from raffle.reports.reconciliation import draw_reconciliation
 from raffle.reports.render import four_draw_pdf
 from raffle.services.supplier_formats import ImportRefused
-from tests.factories import run_draw, trust_account_for
+from tests.factories import name_members_in_charge, run_draw, trust_account_for
 from tests.supplier_files import (
     four_sales,
     result_file,
@@ -236,6 +236,7 @@ def test_online_draw_settled_net_of_fees_reconciles_and_reports_the_fees(staff_u
     assert kinds == {"processing_fees": Decimal("0.90"), "supplier_fees": Decimal("0.50")}
     assert settlement.evidence.read() == settlement_file("25.00", "0.90", "0.50", "23.60").content
     # The wizard's steps: close from the imported figures, announce, the supplier's winner, envelope, card.
+    name_members_in_charge(draw, actor=staff_user)  # R:L13 named before sales close
     draw = services.draw_close_sales(actor=staff_user, draw=draw)
     assert draw.ticket_sales == Decimal("25.00")
     draw = services.draw_announce(actor=staff_user, draw=draw)
@@ -248,7 +249,9 @@ def test_online_draw_settled_net_of_fees_reconciles_and_reports_the_fees(staff_u
     )
     draw = services.draw_choose_envelope(actor=staff_user, draw=draw)
     assert draw.envelope.number == 12  # the envelope Ana Ruiz picked
-    draw = services.draw_reveal_card(actor=staff_user, draw=draw, card=ACE_OF_SPADES)
+    draw = services.draw_reveal_card(
+        actor=staff_user, draw=draw, card=ACE_OF_SPADES, card_again=ACE_OF_SPADES, ace_confirmed=True
+    )
     services.draw_award_jackpot(actor=staff_user, draw=draw)
     [line] = draw_reconciliation(event)
     assert (line.deposited, line.deducted, line.difference) == (Decimal("23.60"), Decimal("1.40"), Decimal("0"))

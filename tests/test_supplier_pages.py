@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from core import roles
 from raffle.models import Draw, DrawState, Sale, SelectionMethod, WinnerSelection
-from tests.factories import login_verified, user_with_role
+from tests.factories import login_verified, name_members_in_charge, user_with_role
 from tests.supplier_files import four_sales, sales_file, supplier_event
 
 pytestmark = pytest.mark.django_db
@@ -56,6 +56,7 @@ def test_wizard_records_a_winner_typed_twice_with_its_reference(client, staff_us
     from raffle import services
 
     services.supplier_draw_import(actor=staff_user, draw=draw, sales=sales_file(four_sales(draw)))
+    name_members_in_charge(draw, actor=staff_user)  # R:L13 named before sales close
     draw = services.draw_announce(actor=staff_user, draw=services.draw_close_sales(actor=staff_user, draw=draw))
     client.force_login(user_with_role(roles.DRAW_STAFF))
     url = reverse("draw_night", args=[draw.pk])

@@ -16,7 +16,7 @@ from raffle import services
 from raffle.errors import RaffleError
 from raffle.models import Draw, DrawState, Sale, Ticket, TicketRoll
 from raffle.services.pool import draw_sales_channel
-from tests.factories import LicenceFactory, UserFactory, event_with_draw, run_draw, sell_tickets
+from tests.factories import LicenceFactory, UserFactory, event_with_draw, name_members_in_charge, run_draw, sell_tickets
 
 pytestmark = pytest.mark.django_db
 
@@ -224,6 +224,7 @@ def test_a_void_is_recorded_with_its_reason_and_neither_counts_nor_deletes(e_dra
     services.sale_void(actor=staff_user, sale=voided, reason="wrong tier entered")
     voided.refresh_from_db()
     assert voided.void_reason == "wrong tier entered" and voided.tickets.get().is_void
+    name_members_in_charge(e_draw, actor=staff_user)  # R:L13 named before sales close
     draw = services.draw_close_sales(actor=staff_user, draw=e_draw, ticket_sales="10.00")
     assert draw.ticket_sales == kept.amount == Decimal("10.00")
     assert draw.pool.valid_tickets == 3 and draw.pool.void_tickets == 1
@@ -298,6 +299,7 @@ def test_sales_close_on_the_tickets_total_and_a_counted_difference_is_refused(ro
     sell_tickets(roll_draw, actor=staff_user, sales="795")
     with pytest.raises(RaffleError, match=r"add up to \$795.00, but \$790.00 was counted"):
         services.draw_close_sales(actor=staff_user, draw=roll_draw, ticket_sales="790")
+    name_members_in_charge(roll_draw, actor=staff_user)  # R:L13 named before sales close
     draw = services.draw_close_sales(actor=staff_user, draw=roll_draw, ticket_sales="795.00")
     assert (draw.ticket_sales, draw.draw_prize) == (Decimal("795.00"), Decimal("159.00"))
 
@@ -308,6 +310,7 @@ def test_the_container_count_must_match_the_tickets_sold(roll_draw, staff_user):
         services.draw_close_sales(actor=staff_user, draw=roll_draw, container_count=4)
     roll_draw.refresh_from_db()
     assert roll_draw.state == DrawState.SELLING
+    name_members_in_charge(roll_draw, actor=staff_user)  # R:L13 named before sales close
     draw = services.draw_close_sales(actor=staff_user, draw=roll_draw, container_count=3)
     assert draw.pool.container_count == 3
 

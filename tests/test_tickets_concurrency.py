@@ -6,7 +6,7 @@ import pytest
 from licensing.models import SalesChannel
 from raffle import services
 from raffle.models import Sale, Ticket
-from tests.factories import LicenceFactory, UserFactory, event_with_draw
+from tests.factories import LicenceFactory, UserFactory, event_with_draw, name_members_in_charge
 from tests.test_concurrency import _race
 
 SELLERS, SALES_EACH = 6, 8
@@ -74,6 +74,7 @@ def test_a_sale_racing_the_close_either_counts_or_is_refused():  # R:T4 R:P1
     services.ticket_sell(
         actor=user, draw=draw, tier_quantity=1, purchaser_name="A", purchaser_contact="a", envelope_pick=1, device="POS"
     )
+    draw = name_members_in_charge(draw, actor=user)  # R:L13 before sales close
 
     def work(i):
         if i == 0:

@@ -21,7 +21,7 @@ from raffle.models import (
 )
 from raffle.services.pool import pick_rng
 from raffle.steps import perform_next_step, step_form
-from tests.factories import LicenceFactory, clock_at, event_with_draw, run_draw, sell_tickets
+from tests.factories import LicenceFactory, clock_at, event_with_draw, name_members_in_charge, run_draw, sell_tickets
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +71,7 @@ def test_a_paper_winner_must_be_a_ticket_of_this_draw(staff_user):  # R:T4
 def test_a_void_ticket_cannot_win(staff_user):  # R:T11
     event = _event(SalesChannel.PAPER_STUB, staff_user)
     draw = run_draw(event.draws.get(number=1), actor=staff_user, sales="15", until=DrawState.SELLING)
-    services.roll_issue(
+    book = services.roll_issue(
         actor=staff_user, draw=draw, seller_name="Jo", first_serial=100050, last_serial=100060, kind="book"
     )
     sale = services.ticket_sell(
@@ -84,6 +84,7 @@ def test_a_void_ticket_cannot_win(staff_user):  # R:T11
         envelope_pick=3,
     )
     services.sale_void(actor=staff_user, sale=sale, reason="printer jam")
+    services.roll_return(actor=staff_user, roll=book, first_unsold=100051, tier_counts={})  # R:T7 Jo's book is back
     draw = run_draw(draw, actor=staff_user, until=DrawState.ANNOUNCED)
     with pytest.raises(RaffleError, match="voided .printer jam."):
         services.draw_record_winning_ticket(actor=staff_user, draw=draw, serial="100050", serial_again="100050")
@@ -160,6 +161,7 @@ def test_the_winning_draw_is_uniform_over_the_valid_tickets():  # R:D5
         ],
     )
     Ticket.objects.filter(draw=draw, seq__in=[4, 11]).update(is_void=True)
+    name_members_in_charge(draw, actor=actor)  # R:L13 named before sales close
     draw = services.draw_close_sales(actor=actor, draw=draw)
     n, bins = 1800, 9  # 200 expected per ticket
     counts = collections.Counter(pick_rng(draw=draw)[0].seq for _ in range(n))
@@ -236,7 +238,7 @@ def test_an_open_picked_envelope_follows_the_events_procedure(staff_user, proced
     run_draw(event.draws.get(number=1), actor=staff_user, sales="5", envelope=7, card="9D")
     draw = _to_ticket_drawn(event, staff_user, pick=7)
     if procedure == EnvelopeTakenProcedure.HOLDER_CHOOSES:
-        with pytest.raises(RaffleError, match="winner chooses another sealed envelope"):
+        with pytest.raises(RaffleError, match="the winner chooses another envelope that is still sealed"):
             services.draw_choose_envelope(actor=staff_user, draw=draw)
     draw = services.draw_choose_envelope(actor=staff_user, draw=draw, envelope_number=requested)
     assert draw.envelope.number == expected

@@ -492,6 +492,8 @@ def hostile_posts(page: Page, world, *, each_action=True) -> list[dict]:
         "winner_name": "Mallory",
         "envelope_number": "7",
         "card": "AS",
+        "card_again": "AS",
+        "ace_confirmed": "on",
         "destroyed_by": destroyer.pk,
         "verified_by": verifier.pk,
         "post": "yes",

@@ -167,6 +167,9 @@ class ApplicationSigner(models.Model):
     application = models.ForeignKey(Application, on_delete=models.CASCADE, related_name="signers")
     name = models.CharField(max_length=150)
     title = models.CharField(max_length=150, help_text="e.g. President, Treasurer.")
+    date_of_birth = models.DateField(
+        null=True, blank=True, help_text="Recorded before they sign: signers are 18 or over (L13)."
+    )
     position = models.PositiveIntegerField(default=1)
 
     class Meta:

@@ -44,7 +44,19 @@ class BonaFideMember(models.Model):
         ordering = ["organisation", "full_name"]
         constraints = [
             models.UniqueConstraint(fields=["organisation", "user"], name="member_once_per_organisation"),
+            # R:L13 a member is put in charge only once their date of birth is recorded.
+            models.CheckConstraint(
+                condition=models.Q(is_in_charge=False) | models.Q(date_of_birth__isnull=False),
+                name="member_in_charge_has_date_of_birth",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.full_name} ({self.organisation})"
+
+    def age_on(self, day) -> int | None:
+        """Whole years of age on `day` (None: no date of birth recorded)."""
+        born = self.date_of_birth
+        if born is None:
+            return None
+        return day.year - born.year - ((day.month, day.day) < (born.month, born.day))

@@ -30,6 +30,12 @@ from licensing.services.licences import (  # noqa: F401
     licence_create,
     organisation_get_or_create,
 )
+from licensing.services.members import (  # noqa: F401
+    ADULT_AGE,
+    adults_in_charge,
+    check_member_may_act,
+    member_set_in_charge,
+)
 from licensing.services.safety_plans import (  # noqa: F401
     application_attach_safety_plan,
     safety_plan_create,

@@ -4,6 +4,7 @@ import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from core.money import Rounding, format_money, parse_amount, prizes_of
@@ -22,6 +23,7 @@ from licensing.models import (
 from licensing.outstanding import outstanding_reports
 from licensing.services.eligibility import eligibility_check
 from licensing.services.licences import check_authority_allows
+from licensing.services.members import check_adult
 
 
 def lock_draft(application: Application) -> Application:
@@ -272,19 +274,30 @@ def application_record_licence(*, actor, application: Application, licence) -> A
 
 
 @transaction.atomic
-def application_add_signer(*, actor, application: Application, name: str, title: str) -> ApplicationSigner:
+def application_add_signer(
+    *, actor, application: Application, name: str, title: str, date_of_birth: datetime.date | None = None
+) -> ApplicationSigner:
     """A Licence Application signer: named on the package's signature block;
-    they sign every written change to the submitted package (amendments)."""
+    they sign every written change to the submitted package (amendments).
+    R:L13 their date of birth is recorded first, and nobody under 18 signs."""
     application = lock_draft(application)
     name, title = (name or "").strip(), (title or "").strip()
     if not name or not title:
         raise LicensingError("Give the signer's name and title (e.g. President).")
+    check_adult(name, date_of_birth, role=gettext("sign the Licence Application"))
     if application.signers.filter(name=name).exists():
         raise LicensingError(f"{name} already signs this application.")
     signer = ApplicationSigner.objects.create(
-        application=application, name=name, title=title, position=application.signers.count() + 1
+        application=application,
+        name=name,
+        title=title,
+        date_of_birth=date_of_birth,
+        position=application.signers.count() + 1,
     )
     audit_record(
-        actor=actor, action="licensing.application.add_signer", obj=application, data={"name": name, "title": title}
+        actor=actor,
+        action="licensing.application.add_signer",
+        obj=application,
+        data={"name": name, "title": title, "date_of_birth": date_of_birth},
     )
     return signer

@@ -10,6 +10,7 @@ import datetime
 from decimal import Decimal
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from core.money import Rounding, parse_amount, percent_of
@@ -26,6 +27,7 @@ from licensing.models import (
     PaymentMethod,
     TrustAccount,
 )
+from licensing.services.members import check_member_may_act
 from licensing.services.trust_guard import check_spending
 
 MIN_SIGNING_OFFICERS = 2  # R:L12
@@ -51,6 +53,7 @@ def _officers(licence: Licence, members) -> list[BonaFideMember]:
                 "only they may sign for the trust account.",
                 rule="L12",
             )
+        check_member_may_act(member, role=gettext("sign for the lottery trust account"))  # R:L13
     if len({m.user_id for m in found}) < MIN_SIGNING_OFFICERS:  # R:L12
         raise LicensingError(
             "The lottery trust account needs at least two different bona fide members as signing officers.", rule="L12"

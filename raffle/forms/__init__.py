@@ -20,6 +20,7 @@ from raffle.forms.drawnight import (
     SerialTypedTwiceForm,
     WinningTicketForm,
 )
+from raffle.forms.members import MembersInChargeForm
 from raffle.forms.rules import MustGoForm, RulesSettingsForm
 from raffle.forms.sales import IssueRollForm, ReturnRollForm, SaleForm, VoidForm
 from raffle.forms.schedule import PostponementForm
@@ -52,6 +53,7 @@ __all__ = [
     "ExpenseForm",
     "ImportedCloseSalesForm",
     "IssueRollForm",
+    "MembersInChargeForm",
     "MustGoForm",
     "MustGoRedrawForm",
     "PaperCloseSalesForm",

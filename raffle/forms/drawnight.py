@@ -2,6 +2,9 @@
 
 from django import forms
 
+from raffle.cards import ACE_OF_SPADES, parse_card
+from raffle.errors import RaffleError
+
 
 class CloseSalesForm(forms.Form):
     """Sales close on the tickets' total; the counted cash is checked against it (T11)."""
@@ -77,6 +80,10 @@ class EnvelopeForm(forms.Form):
 
 
 class RevealCardForm(forms.Form):
+    """R:E3 the card typed twice, like the paper serial; R:P4 the Ace of
+    Spades confirmed: its box shows once an Ace of Spades has been typed (the
+    service refuses the ace without it, saying what recording it does next)."""
+
     card = forms.CharField(
         label="Card in the envelope",
         max_length=20,
@@ -85,6 +92,37 @@ class RevealCardForm(forms.Form):
         "10H the Ten of Hearts. Leave empty for an electronic deck: the "
         "system opens the envelope.",
     )
+    card_again = forms.CharField(
+        label="The same card again, to confirm",
+        max_length=20,
+        required=False,
+        help_text="Read it again from the card itself and type it once more.",
+    )
+    ace_confirmed = forms.BooleanField(
+        label="Yes: the card shown is the Ace of Spades. Award the jackpot and end the event.",
+        required=False,
+        widget=forms.HiddenInput,
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        typed = [self.data.get(name, "") for name in ("card", "card_again")] if self.is_bound else []
+        if any(_names_the_ace(value) for value in typed):
+            self.fields["ace_confirmed"].widget = forms.CheckboxInput()
+
+    def clean(self):
+        cleaned = super().clean()
+        card, again = (cleaned.get(name, "").strip() for name in ("card", "card_again"))
+        if card and not again:
+            self.add_error("card_again", "Type the card a second time.")
+        return cleaned
+
+
+def _names_the_ace(value: str) -> bool:
+    try:
+        return bool(value.strip()) and parse_card(value) == ACE_OF_SPADES
+    except RaffleError:
+        return False
 
 
 class DestructionForm(forms.Form):

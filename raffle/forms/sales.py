@@ -71,3 +71,18 @@ class ReturnRollForm(forms.Form):
             for name, value in self.cleaned_data.items()
             if name.startswith("tier_")
         }
+
+
+class LostRollForm(forms.Form):
+    """R:T7 a roll or book that cannot be returned, declared lost with the reason."""
+
+    roll = forms.TypedChoiceField(label="Roll or book that cannot be returned", coerce=int)
+    reason = forms.CharField(
+        label="Why it cannot be returned",
+        max_length=300,
+        help_text="Its unsold serials become void: they are never sold or drawn, and the ticket log shows them void.",
+    )
+
+    def __init__(self, *args, rolls, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["roll"].choices = [(r.pk, str(r)) for r in rolls if r.is_out]

@@ -83,6 +83,13 @@ class Draw(models.Model):
         default=False, help_text="The must-go final draw: tickets are drawn until the ace is found (P7)."
     )
     must_go_reason = models.CharField(max_length=20, choices=MustGoReason.choices, blank=True)
+    # R:L13 the draw's two bona fide members in charge (18 or over), named before its sales close.
+    member_in_charge = models.ForeignKey(
+        BonaFideMember, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    second_member_in_charge = models.ForeignKey(
+        BonaFideMember, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     # Running totals of the draw's sales, kept in the same transaction as each
     # sale, void and roll return, so a sale's checks read them in constant time
@@ -146,6 +153,16 @@ class Draw(models.Model):
                 condition=Q(must_go=False, must_go_reason="") | Q(must_go=True, must_go_reason__in=MustGoReason.values),
                 name="draw_must_go_has_reason",
             ),
+            # R:L13 two different members in charge, or none named yet.
+            models.CheckConstraint(
+                condition=Q(member_in_charge__isnull=True, second_member_in_charge__isnull=True)
+                | Q(
+                    member_in_charge__isnull=False,
+                    second_member_in_charge__isnull=False,
+                )
+                & ~Q(member_in_charge=F("second_member_in_charge")),
+                name="draw_two_different_members_in_charge",
+            ),
             # R:D9 no draw is held before its advertised time.
             models.CheckConstraint(
                 condition=Q(held_at__isnull=True) | Q(held_at__gte=F("scheduled_at")),
@@ -167,6 +184,10 @@ class Draw(models.Model):
         # back to draw another ticket (the table's rows say which applies).
         step = next_step(self)
         return step is not None and step.to == state
+
+    @property
+    def members_in_charge_named(self) -> bool:
+        return self.member_in_charge_id is not None and self.second_member_in_charge_id is not None
 
     @property
     def is_ace(self) -> bool:
@@ -265,6 +286,10 @@ class MustGoTicket(models.Model):
 
     def __str__(self) -> str:
         return f"{self.draw}, ticket {self.sequence}: {self.winning_serial}"
+
+    @property
+    def members_in_charge_named(self) -> bool:
+        return self.member_in_charge_id is not None and self.second_member_in_charge_id is not None
 
     @property
     def is_ace(self) -> bool:

@@ -46,6 +46,8 @@ class DrawState(models.TextChoices):
 DESTRUCTION_FIELDS = ("destroyed_by", "verified_by", "destroyer_password", "verifier_password")
 # The form fields of a winning ticket: its serial typed twice (D2), the holder's name.
 TICKET_FIELDS = ("serial", "serial_again", "winner_name")
+# The form fields of the card revealed: typed twice (E3), the Ace of Spades confirmed (P4).
+CARD_FIELDS = ("card", "card_again", "ace_confirmed")
 
 
 @dataclass(frozen=True)
@@ -175,7 +177,7 @@ DRAW_STEPS: tuple[Step, ...] = (
         button=gettext_lazy("Record the card"),
         form="RevealCardForm",
         service="draw_reveal_card",
-        fields=("card",),
+        fields=CARD_FIELDS,
         stamp="card_revealed_at",
         done=lambda draw: _("The card is the %(card)s.") % {"card": draw.envelope.card_name},
         shows=("envelopes",),

@@ -46,6 +46,13 @@ class TicketRoll(models.Model):
         null=True, blank=True, help_text="First serial handed back unsold; everything before it was sold."
     )
     returned_at = models.DateTimeField(null=True, blank=True)
+    # R:T7 R:L13 a roll or book that never comes back is declared lost, with a
+    # reason: its unsold serials are void, reported as such, never sold or drawn.
+    lost_at = models.DateTimeField(null=True, blank=True)
+    lost_reason = models.CharField(max_length=300, blank=True)
+    lost_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         ordering = ["draw", "first_serial"]
@@ -58,6 +65,10 @@ class TicketRoll(models.Model):
                 name="roll_return_inside_range",
             ),
             models.CheckConstraint(condition=Q(kind__in=RollKind.values), name="roll_kind_valid"),
+            models.CheckConstraint(
+                condition=Q(returned_at__isnull=True) | Q(lost_at__isnull=True), name="roll_returned_or_lost"
+            ),
+            models.CheckConstraint(condition=Q(lost_at__isnull=True) | ~Q(lost_reason=""), name="roll_lost_has_reason"),
         ]
 
     def __str__(self) -> str:
@@ -70,6 +81,15 @@ class TicketRoll(models.Model):
     @property
     def is_returned(self) -> bool:
         return self.returned_at is not None
+
+    @property
+    def is_lost(self) -> bool:
+        return self.lost_at is not None
+
+    @property
+    def is_out(self) -> bool:
+        """Still with its seller: neither returned nor declared lost (R:T7)."""
+        return self.returned_at is None and self.lost_at is None
 
 
 class Sale(models.Model):

@@ -12,7 +12,9 @@ from raffle.models import Draw, DrawState
 
 def draws_for_night():
     """Draws with what every draw-night screen shows (event, licence, envelope)."""
-    return Draw.objects.select_related("event__licence__organisation", "envelope")
+    return Draw.objects.select_related(
+        "event__licence__organisation", "envelope", "member_in_charge", "second_member_in_charge"
+    )
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 """Reads behind the sales pages: a fixed number of queries, aggregates only."""
 
+import itertools
 from decimal import Decimal
 
 from django.db.models import Q, Sum
@@ -116,12 +117,41 @@ TICKET_LOG_HEADER = [
 ]
 
 
+def _recorded_in(roll) -> set[int]:
+    """The serials of a roll or book recorded as sold: none for a roll before
+    its return; a book's stubs sold one by one (a stub draw's few tickets)."""
+    from raffle.models import RollKind, Ticket
+
+    if roll.kind != RollKind.BOOK:
+        return set()
+    serials = Ticket.objects.filter(draw_id=roll.draw_id).values_list("serial", flat=True)
+    return {int(s) for s in serials if s.isdigit() and roll.first_serial <= int(s) <= roll.last_serial}
+
+
+def lost_roll_void_count(roll) -> int:
+    """R:T7 how many serials of a roll or book declared lost are void."""
+    return roll.size - len(_recorded_in(roll))
+
+
+def lost_roll_log_rows(draw: Draw):
+    """R:T7 the ticket log's rows for the void serials of the draw's rolls and
+    books declared lost, after its tickets: no seq, no sale, void, the reason."""
+    from raffle.models import TicketRoll
+
+    for roll in TicketRoll.objects.filter(draw=draw, lost_at__isnull=False).order_by("first_serial"):
+        reason, recorded = f"roll declared lost: {roll.lost_reason}", _recorded_in(roll)
+        for serial in range(roll.first_serial, roll.last_serial + 1):
+            if serial not in recorded:
+                yield ("", str(serial), "", "", "", "", roll.pk, "", "", roll.seller_name, roll.lost_at, True, reason)
+
+
 def draw_ticket_log_rows(draw: Draw):
     """R:T7 every ticket in play for a draw with its characteristics, in seq
-    order, streamed from the (draw, seq) index in chunks (a million rows fit)."""
+    order, streamed from the (draw, seq) index in chunks (a million rows fit);
+    then the void serials of its rolls declared lost."""
     from raffle.models import Ticket
 
-    return (
+    tickets = (
         Ticket.objects.filter(draw=draw)
         .order_by("seq")
         .values_list(
@@ -141,6 +171,7 @@ def draw_ticket_log_rows(draw: Draw):
         )
         .iterator(chunk_size=5000)
     )
+    return itertools.chain(tickets, lost_roll_log_rows(draw))
 
 
 def draw_rolls(draw: Draw):

@@ -27,6 +27,11 @@ from raffle.services.events import (  # noqa: F401
 )
 from raffle.services.history import history_import  # noqa: F401
 from raffle.services.integrity import registrar_notification_record, video_register  # noqa: F401
+from raffle.services.members_in_charge import (  # noqa: F401
+    check_members_in_charge,
+    draw_name_members_in_charge,
+    members_in_charge_problem,
+)
 from raffle.services.must_go import (  # noqa: F401
     draw_must_go_redraw,
     draw_set_must_go,
@@ -34,7 +39,7 @@ from raffle.services.must_go import (  # noqa: F401
     must_go_settle,
 )
 from raffle.services.prize_board import prize_board_check, prizes_committed  # noqa: F401
-from raffle.services.rolls import roll_issue, roll_return  # noqa: F401
+from raffle.services.rolls import check_no_roll_out, roll_declare_lost, roll_issue, roll_return, rolls_out  # noqa: F401
 from raffle.services.schedule import advertised, check_draw_time, draw_postpone  # noqa: F401
 from raffle.services.seed import deposit_cover_seed  # noqa: F401
 from raffle.services.supplier_import import ImportSummary, supplier_draw_import  # noqa: F401

@@ -7,10 +7,12 @@ import functools
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from core.models import AuditEntry
 from licensing.models import BonaFideMember
+from licensing.services.members import check_member_may_act
 from raffle.errors import RaffleError
 from raffle.models import CardDestruction, DeckKind, DestructionMethod, Draw, Envelope, Event
 
@@ -130,6 +132,8 @@ def log_card_destruction(
     with the event and the draw locked."""
     destroyer = _member(destroyed_by, event=event, role="destroyed the card")
     verifier = _member(verified_by, event=event, role="verified the destruction")
+    check_member_may_act(destroyer, role=gettext("destroy the card"))  # R:L13
+    check_member_may_act(verifier, role=gettext("verify the card's destruction"))  # R:L13
     if destroyer.pk == verifier.pk or destroyer.user_id == verifier.user_id:  # R:E3
         raise RaffleError(
             "The destruction must be verified by a second person, not the one who destroyed the card.", rule="E3"

@@ -23,8 +23,10 @@ from raffle.models import Draw, DrawState, Event
 from raffle.selectors.drawnight import draw_sales_reconciliation
 from raffle.services import draw_machine
 from raffle.services.events import event_check_ready_to_sell
+from raffle.services.members_in_charge import check_members_in_charge
 from raffle.services.pool import draws_by_supplier, pool_fix
 from raffle.services.prize_board import prize_board_check, sales_plan_check
+from raffle.services.rolls import check_no_roll_out
 
 
 @transaction.atomic
@@ -126,6 +128,7 @@ def close_sales_figures(
         total, container_count = counted, None
     else:
         container_count = _whole_number(container_count)
+        check_no_roll_out(draw)  # R:T7 R:L13 every roll and book is back, or declared lost
         tickets = draw_sales_reconciliation(draw)
         valid, void, total = tickets.valid_tickets, tickets.void_tickets, tickets.sales
         if valid == 0:  # R:T7
@@ -152,6 +155,7 @@ def close_sales_figures(
     split = split_sales(total, rounding=event.rounding)
     prize_board_check(event=event, extra_sales=split.sales, committed=committed, on=on)  # R:L3
     sales_plan_check(draw=draw, total=split.sales, on=on)  # R:L3 the approved maximum of this draw
+    check_members_in_charge(draw)  # R:L13
     before = event.jackpot if jackpot_before is None else jackpot_before
     if before + split.jackpot_contribution > MAX_AMOUNT:
         raise RaffleError(

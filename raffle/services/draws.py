@@ -13,7 +13,8 @@ from django.utils import timezone
 from core.audit import audit_record
 from licensing.models import Licence
 from licensing.services import licence_conclude
-from raffle.cards import ACE_OF_SPADES, card_name, parse_card
+from raffle.cards import ACE_OF_SPADES, card_name
+from raffle.envelope_taken import opened_envelope_rule
 from raffle.errors import RaffleError
 from raffle.models import (
     ENVELOPE_COUNT,
@@ -28,6 +29,7 @@ from raffle.models import (
     deck_commitment_hash,
 )
 from raffle.services import draw_machine
+from raffle.services.card_entry import typed_card
 from raffle.services.destruction import log_card_destruction, log_signature_refusals
 from raffle.services.must_go import must_go_settle
 from raffle.services.pool import (
@@ -148,10 +150,10 @@ def draw_choose_envelope(*, actor, draw: Draw, envelope_number=None) -> Draw:
     if envelope_number is not None:
         requested = _parse_envelope_number(envelope_number)
         taken = Envelope.objects.filter(event=event, number=requested, opened_at__isnull=False).first()
-        if taken:
+        if taken:  # R:T9 as the Rules of Play and the wizard say it (raffle.envelope_taken)
             raise RaffleError(
-                f"Envelope {requested} was already opened ({card_name(taken.card)}); "
-                "choose an envelope that is still sealed.",
+                f"Envelope {requested} was already opened ({card_name(taken.card)}): under this event's Rules "
+                f"of Play, {opened_envelope_rule(event, picked_on_ticket=False)}.",
                 rule="E1",
             )
     number, how = resolve_envelope(event=event, draw=draw, requested=requested)
@@ -173,15 +175,18 @@ def draw_choose_envelope(*, actor, draw: Draw, envelope_number=None) -> Draw:
 
 
 @transaction.atomic
-def draw_reveal_card(*, actor, draw: Draw, card: str = "") -> Draw:
+def draw_reveal_card(
+    *, actor, draw: Draw, card: str = "", card_again: str | None = None, ace_confirmed: bool = False
+) -> Draw:
     """Open the chosen envelope and record the card in it. For a paper deck
-    the card becomes known only now (E4)."""
+    the card becomes known only now (E4). A typed card is typed twice, and the
+    Ace of Spades confirmed (`card_entry.typed_card`)."""
     event, draw, step = draw_machine.begin(draw, "reveal_card")
     envelope = Envelope.objects.select_for_update().get(pk=draw.envelope_id)
     if event.deck_kind == DeckKind.ELECTRONIC and not (card or "").strip():
         code = envelope.card  # the system opens the electronic envelope itself
     else:
-        code = parse_card(card)
+        code = typed_card(event=event, draw=draw, card=card, card_again=card_again, ace_confirmed=ace_confirmed)
     if event.deck_kind == DeckKind.PAPER:
         duplicate = Envelope.objects.filter(event=event, card=code).exclude(pk=envelope.pk).first()
         if duplicate:  # R:E1

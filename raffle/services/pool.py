@@ -12,6 +12,7 @@ import secrets
 from django.utils import timezone
 
 from licensing.models import AmendmentStatus, LicenceAmendment, SalesChannel
+from raffle.envelope_taken import opened_envelope_rule
 from raffle.errors import RaffleError
 from raffle.models import (
     DESTRUCTION_DELAY_DAYS,
@@ -194,19 +195,21 @@ def resolve_envelope(*, event: Event, draw: Draw, requested: int | None) -> tupl
                 rule="T9",
             )
         return picked, "picked on the ticket"
-    procedure = event.envelope_taken_procedure
+    # R:T9 what the Rules of Play and the wizard say, from the same setting (raffle.envelope_taken)
+    procedure, rule = event.envelope_taken_procedure, opened_envelope_rule(event, picked_on_ticket=True)
+    how = f"envelope {picked} was open: {rule}"
     if procedure == EnvelopeTakenProcedure.NEXT_HIGHER:
         higher = [n for n in sealed if n > picked]
-        return (higher or sealed)[0], f"envelope {picked} was open: next higher sealed one"
+        return (higher or sealed)[0], how
     if procedure == EnvelopeTakenProcedure.RANDOM:
-        return secrets.choice(sealed), f"envelope {picked} was open: sealed one chosen at random"
+        return secrets.choice(sealed), how
     if requested is None:
         raise RaffleError(
-            f"The ticket picked envelope {picked}, which is already open; under this "
-            "event's Rules of Play the winner chooses another sealed envelope. Type it.",
+            f"The ticket picked envelope {picked}, which is already open: under this event's Rules of Play, "
+            f"{rule}. Type its number.",
             rule="T9",
         )
-    return requested, f"envelope {picked} was open: the winner chose another"
+    return requested, how
 
 
 def pool_empty(*, draw: Draw) -> None:

@@ -4,6 +4,7 @@ range, returned with the unsold part, the sold serials recorded per draw
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.audit import audit_record
 from licensing.models import SalesChannel
@@ -18,6 +19,8 @@ from raffle.models import (
     Ticket,
     TicketRoll,
 )
+from raffle.selectors.sales import lost_roll_void_count
+from raffle.services import draw_machine
 from raffle.services.ending import check_not_cancelled
 from raffle.services.pool import draw_sales_channel
 from raffle.services.sale_path import (
@@ -111,6 +114,7 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
     roll = TicketRoll.objects.select_for_update().get(pk=roll.pk)
     if roll.is_returned:
         raise RaffleError(f"{roll} was already returned on {timezone.localtime(roll.returned_at):%Y-%m-%d %H:%M}.")
+    _check_not_lost(roll)
     first_unsold = whole_number(first_unsold, "The first unsold serial", at_most=MAX_SERIAL + 1)
     if not roll.first_serial <= first_unsold <= roll.last_serial + 1:
         raise RaffleError(
@@ -187,6 +191,83 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
         },
     )
     return sales
+
+
+def _check_not_lost(roll: TicketRoll) -> None:
+    if roll.is_lost:  # R:T7
+        raise RaffleError(
+            _("%(roll)s was declared lost on %(on)s: its unsold serials are void and it cannot be returned.")
+            % {"roll": roll, "on": f"{timezone.localtime(roll.lost_at):%Y-%m-%d %H:%M}"},
+            rule="T7",
+        )
+
+
+def rolls_out(draw: Draw) -> list[TicketRoll]:
+    """The draw's rolls and books still with their sellers (R:T7 R:L13)."""
+    return list(TicketRoll.objects.filter(draw=draw, returned_at__isnull=True, lost_at__isnull=True))
+
+
+def check_no_roll_out(draw: Draw) -> None:
+    """R:T7 R:L13 sales close only once every roll and book of the draw is
+    returned or declared lost: every ticket is reconciled."""
+    out = rolls_out(draw)
+    if out:
+        raise RaffleError(
+            _(
+                "%(rolls)s %(verb)s still out for draw %(number)s. Sales close once every roll and book is returned "
+                "or, if it cannot be, declared lost with a reason (its unsold serials then void): the rolls page."
+            )
+            % {
+                "rolls": "; ".join(str(roll) for roll in out),
+                "verb": _("is") if len(out) == 1 else _("are"),
+                "number": draw.number,
+            },
+            rule="T7",
+        )
+
+
+@transaction.atomic
+def roll_declare_lost(*, actor, roll: TicketRoll, reason: str) -> TicketRoll:
+    """R:T7 R:L13 a roll or book that cannot be returned is declared lost,
+    with the reason: its unsold serials (all of a roll's, whose sales are
+    recorded only at its return; a book's stubs not recorded as sold) are void
+    from now on, reported as void on the draw's ticket log, never sold or
+    drawn, and never reused (T3: the range stays issued)."""
+    event, draw = draw_machine.lock(roll.draw)
+    roll = TicketRoll.objects.select_for_update().get(pk=roll.pk)
+    reason = (reason or "").strip()
+    if roll.is_returned:
+        raise RaffleError(
+            _("%(roll)s was returned on %(on)s; its unsold serials are already accounted for.")
+            % {"roll": roll, "on": f"{timezone.localtime(roll.returned_at):%Y-%m-%d %H:%M}"},
+            rule="T7",
+        )
+    _check_not_lost(roll)
+    if not reason:
+        raise RaffleError(
+            _("Say why %(roll)s cannot be returned (e.g. “lost by the seller at the arena”).") % {"roll": roll},
+            rule="T7",
+        )
+    void = lost_roll_void_count(roll)
+    roll.lost_at = timezone.now()
+    roll.lost_reason = reason[:300]
+    roll.lost_by = actor if getattr(actor, "is_authenticated", False) else None
+    roll.save(update_fields=["lost_at", "lost_reason", "lost_by"])
+    audit_record(
+        actor=actor,
+        action="raffle.roll.declare_lost",
+        obj=roll,
+        data={
+            "draw": draw.number,
+            "kind": roll.kind,
+            "seller": roll.seller_name,
+            "first": roll.first_serial,
+            "last": roll.last_serial,
+            "void_serials": void,
+            "reason": roll.lost_reason,
+        },
+    )
+    return roll
 
 
 def _book_return(*, actor, draw: Draw, roll: TicketRoll, first_unsold: int, sold: int, tier_counts: dict) -> list[Sale]:

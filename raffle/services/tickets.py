@@ -89,10 +89,16 @@ def ticket_sell(
 
 
 def _check_in_issued_books(draw: Draw, serials: list[str]) -> None:
-    books = list(TicketRoll.objects.filter(draw=draw).values_list("first_serial", "last_serial"))
+    books = list(TicketRoll.objects.filter(draw=draw).values_list("first_serial", "last_serial", "lost_at"))
     for serial in serials:
         number = int(serial) if ascii_digits(serial) else None
-        if number is None or not any(first <= number <= last for first, last in books):
+        lost = [at for first, last, at in books if at is not None and number is not None and first <= number <= last]
+        if lost:  # R:T7 a book declared lost: its unsold stubs are void
+            raise RaffleError(
+                f"Serial {serial} is in a book declared lost: its unsold stubs are void and cannot be sold.",
+                rule="T7",
+            )
+        if number is None or not any(first <= number <= last for first, last, _ in books):
             raise RaffleError(
                 f"Serial {serial} is not in any book issued for draw {draw.number}; check the "
                 "stub, or issue its book first.",

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from raffle.views import audit, board, dashboard, drawnight, events, results, rules, sales, schedule, supplier
+from raffle.views import audit, board, dashboard, drawnight, events, members, results, rules, sales, schedule, supplier
 
 urlpatterns = [
     path("", events.home, name="home"),
@@ -8,6 +8,7 @@ urlpatterns = [
     path("events/<int:event_id>/dashboard/", dashboard.event_dashboard, name="event_dashboard"),
     path("draws/<int:draw_id>/night/", drawnight.draw_night, name="draw_night"),
     path("draws/<int:draw_id>/night/claim/", drawnight.draw_claim, name="draw_claim"),
+    path("draws/<int:draw_id>/members/", members.draw_members_in_charge, name="draw_members_in_charge"),
     path("draws/<int:draw_id>/postpone/", schedule.draw_postpone, name="draw_postpone"),
     path("draws/<int:draw_id>/supplier/", supplier.supplier_import, name="supplier_import"),
     path("draws/<int:draw_id>/supplier/confirm/", supplier.supplier_import_confirm, name="supplier_import_confirm"),

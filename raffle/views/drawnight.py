@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from core import roles
 from core.errors import DomainError
 from raffle import selectors, services
+from raffle.envelope_taken import opened_envelope_sentence
 from raffle.errors import RaffleError
 from raffle.models import DRAW_ORDER, DRAW_STEPS, Draw, DrawState
 from raffle.steps import (
@@ -31,6 +32,7 @@ from raffle.steps import (
     unclaimed_redraw_form,
     variant,
 )
+from raffle.views.members import members_in_charge_panel
 
 STAFF_WHO_RUN_DRAWS = (roles.DRAW_STAFF, roles.ADMINISTRATOR)
 
@@ -72,6 +74,7 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
         "by_supplier": variant(draw) == "supplier",
         "supplier": selectors.supplier_draw_status(draw) if variant(draw) == "supplier" else None,
         "progress": _progress(draw),
+        **members_in_charge_panel(draw),  # R:L13 told at the first step, named before sales close
         # The announcement for the room: only the figures, full screen (no form, no menus).
         "projector": request.GET.get("projector") == "1",
         # A screen without its own partial gets the generic one with the step form.
@@ -83,7 +86,11 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
     if "envelopes" in shows:
         context["envelopes"] = selectors.envelope_board(draw.event)
     if draw.winning_serial:
-        context["winning_sale"] = selectors.winning_sale(draw)
+        context["winning_sale"] = sale = selectors.winning_sale(draw)
+        # R:T9 the sentence of the Rules of Play, from the setting the service uses
+        context["envelope_taken"] = opened_envelope_sentence(
+            draw.event, picked_on_ticket=bool(sale and sale.envelope_pick)
+        )
     if "next_draw" in shows:
         context["next_draw"] = Draw.objects.filter(event_id=draw.event_id, number=draw.number + 1).first()
     if "claim" in shows:

@@ -13,7 +13,7 @@ from core.errors import DomainError
 from core.pdf import pdf_response, render_pdf
 from licensing.models import SalesChannel
 from raffle import services
-from raffle.forms.sales import IssueRollForm, ReturnRollForm, SaleForm, VoidForm
+from raffle.forms.sales import IssueRollForm, LostRollForm, ReturnRollForm, SaleForm, VoidForm
 from raffle.models import Draw, RollKind, Sale
 from raffle.selectors import sales as sales_selectors
 
@@ -35,7 +35,8 @@ def _rolls_page(request, draw: Draw):
     action = posted.get("action") if posted else None
     issue_form = IssueRollForm(posted if action == "issue" else None)
     return_form = ReturnRollForm(posted if action == "return" else None, draw=draw, rolls=rolls, books=books)
-    form = {"issue": issue_form, "return": return_form}.get(action)
+    lost_form = LostRollForm(posted if action == "lost" else None, rolls=rolls)
+    form = {"issue": issue_form, "return": return_form, "lost": lost_form}.get(action)
     if form is not None:
         here = reverse("sales_rolls", args=[draw.pk])
         token = once.posted_token(request)
@@ -64,6 +65,11 @@ def _rolls_page(request, draw: Draw):
                         kind=RollKind.BOOK if books else RollKind.ROLL,
                     )
                     said.append(f"Issued {roll}.")
+                elif action == "lost":
+                    roll = services.roll_declare_lost(
+                        actor=request.user, roll=next(r for r in rolls if r.pk == data["roll"]), reason=data["reason"]
+                    )
+                    said.append(f"{roll} is declared lost: its unsold serials are void.")
                 else:
                     roll = next(r for r in rolls if r.pk == data["roll"])
                     sold = services.roll_return(
@@ -92,6 +98,8 @@ def _rolls_page(request, draw: Draw):
             "books": books,
             "issue_form": issue_form,
             "return_form": return_form,
+            "lost_form": lost_form,
+            "rolls_out": sum(1 for roll in rolls if roll.is_out),
             "summary": sales_selectors.draw_sales_summary(draw),
         },
     )

@@ -15,7 +15,15 @@ from core import roles
 from licensing.models import BonaFideMember
 from raffle.models import CardDestruction, Draw, DrawState, EventStatus, Ticket
 from tests.browser.conftest import axe_violations
-from tests.factories import PASSWORD, UserFactory, event_with_draw, members_for, run_draw, user_with_role
+from tests.factories import (
+    PASSWORD,
+    MemberFactory,
+    UserFactory,
+    event_with_draw,
+    members_for,
+    run_draw,
+    user_with_role,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -27,7 +35,18 @@ def night_setup(settings):
     event = event_with_draw(actor=actor, name="Harbourview Catch the Ace", draw_place="Legion Hall 142")
     user = user_with_role(roles.DRAW_STAFF, username="sam", first_name="Sam")
     members_for(event)  # Dana Destroyer and Vic Verifier (in charge)
+    MemberFactory(organisation=event.licence.organisation, full_name="Ivy In-Charge", is_in_charge=True)
     return event, user
+
+
+def name_members_in_charge(page):
+    """R:L13 the first screen says the draw has no members in charge yet;
+    the volunteer names Vic and Ivy there, before sales close."""
+    expect(page.locator(".members-in-charge")).to_contain_text("Draw 1 has no members in charge yet")
+    page.get_by_label("First member in charge").select_option(label="Vic Verifier")
+    page.get_by_label("Second member in charge").select_option(label="Ivy In-Charge")
+    click_step(page, "Name them")
+    expect(page.get_by_role("status").first).to_contain_text("Vic Verifier and Ivy In-Charge")
 
 
 def sign_in(page, live_server, username, next_url):
@@ -86,6 +105,7 @@ def run_draw_night(page, axe_page, live_server, shoot, draw, *, card: str, envel
         check_a11y(axe_page, url)
 
     screen("open-sales", "Open ticket sales")
+    name_members_in_charge(page)
     click_step(page, "Open ticket sales")
     expect(page.get_by_role("status").first).to_contain_text("Ticket sales are open")
 
@@ -128,7 +148,14 @@ def run_draw_night(page, axe_page, live_server, shoot, draw, *, card: str, envel
 
     screen("reveal-card", "Reveal the card")
     page.get_by_label("Card in the envelope").fill(card)
+    page.get_by_label("The same card again, to confirm").fill(card)  # R:E3 typed twice
     click_step(page, "Record the card")
+    if card == "AS":  # R:P4 the Ace only once confirmed, told what it does next
+        expect(page.get_by_role("alert")).to_contain_text("awards the jackpot of $375.00")
+        expect(page.get_by_role("alert")).to_contain_text("ends the event and licence")
+        shoot(page, "ace-confirm")
+        page.get_by_label("Yes: the card shown is the Ace of Spades.").check()
+        click_step(page, "Record the card")
     return url
 
 
@@ -222,6 +249,7 @@ def test_the_public_board_updates_itself_after_a_reveal(
 
     sign_in(page, live_server, user.username, reverse("draw_night", args=[draw.pk]))
     page.get_by_label("Card in the envelope").fill("7S")
+    page.get_by_label("The same card again, to confirm").fill("7S")
     click_step(page, "Record the card")
 
     # No reload: the board's own script fetches the new state.
@@ -277,6 +305,7 @@ def test_draw_night_and_the_board_work_without_javascript(browser, live_server, 
     request.addfinalizer(context.close)
     page = context.new_page()
     sign_in(page, live_server, user.username, reverse("draw_night", args=[draw.pk]))
+    name_members_in_charge(page)
     click_step(page, "Open ticket sales")
     sell_a_roll(page, first=200001, last=200300, sold_threes=64)  # 192 tickets, $640.00
     click_step(page, "Check the figures")

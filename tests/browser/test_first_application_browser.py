@@ -106,6 +106,7 @@ def test_an_organiser_fills_a_first_application_to_the_package_pdf(
     for name, title in (("Ana Roy", "President"), ("Ben Oak", "Treasurer")):
         page.get_by_label("Signer's name").fill(name)
         page.locator("#id_title").fill(title)
+        page.get_by_label("Signer's date of birth").fill("1975-06-01")  # R:L13 an adult signs
         page.get_by_role("button", name="Add the signer").click()
         assert page.get_by_text("Signer added.").is_visible()
     assert page.get_by_text("Everything is in place.").is_visible()

@@ -12,7 +12,7 @@ from core import roles
 from raffle.models import Draw, DrawState, SelectionMethod, WinnerSelection
 from tests.browser.conftest import axe_violations
 from tests.browser.test_draw_night_browser import click_step, sign_in
-from tests.factories import UserFactory, user_with_role
+from tests.factories import UserFactory, name_members_in_charge, user_with_role
 from tests.supplier_files import four_sales, result_file, sales_file, supplier_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -22,6 +22,7 @@ def test_import_page_upload_preview_confirm_then_the_wizard_moves_on(
     page, axe_context, live_server, shoot, tmp_path
 ):  # R:D5
     event, draw = supplier_event(UserFactory())
+    name_members_in_charge(draw)  # R:L13 named before sales close
     user = user_with_role(roles.DRAW_STAFF, username="sam", first_name="Sam")
     for supplier_file in (sales_file(four_sales(draw)), result_file(draw, "100005")):
         (tmp_path / supplier_file.name).write_bytes(supplier_file.content)

@@ -141,6 +141,7 @@ class Command(BaseCommand):
         staff, treasurer = users["drawstaff"], users["treasurer"]
         destroyer = BonaFideMember.objects.get(user=staff)
         verifier = BonaFideMember.objects.get(user=treasurer)
+        in_charge = BonaFideMember.objects.get(user=admin)
         non_ace_cards = [c for c in DECK if c != ACE_OF_SPADES]
         rng.shuffle(non_ace_cards)
         envelopes = list(range(1, 53))
@@ -152,6 +153,8 @@ class Command(BaseCommand):
             draw = Draw.objects.get(event=event, number=number)
             with _on_its_night(draw):  # R:D9 each past draw is held at its advertised time
                 services.draw_open_sales(actor=staff, draw=draw)
+                # R:L13 the draw's two members in charge, named before its sales close
+                services.draw_name_members_in_charge(actor=staff, draw=draw, first=verifier, second=in_charge)
                 serial = self._sell_rolls(staff, seller, draw, serial, tickets_sold, rng)
                 services.draw_close_sales(actor=staff, draw=draw)
                 services.draw_announce(actor=staff, draw=draw)
@@ -177,7 +180,8 @@ class Command(BaseCommand):
                 )
                 services.winner_claim(actor=staff, draw=draw)
                 services.draw_choose_envelope(actor=staff, draw=draw, envelope_number=envelopes[number - 1])
-                services.draw_reveal_card(actor=staff, draw=draw, card=non_ace_cards[number - 1])
+                card = non_ace_cards[number - 1]
+                services.draw_reveal_card(actor=staff, draw=draw, card=card, card_again=card)  # R:E3 typed twice
                 services.draw_roll_over(
                     actor=staff,
                     draw=draw,
@@ -189,6 +193,7 @@ class Command(BaseCommand):
                 tickets_sold = tickets_sold * rng.randrange(108, 125) // 100
         current = Draw.objects.get(event=event, number=CLOSED_DRAWS + 1)
         services.draw_open_sales(actor=staff, draw=current)
+        services.draw_name_members_in_charge(actor=staff, draw=current, first=verifier, second=in_charge)
         # Tonight's rolls are out with the seller; one has come back already.
         serial = self._sell_rolls(staff, seller, current, serial, 60, rng)
         services.roll_issue(

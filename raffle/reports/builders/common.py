@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from core.money import ZERO
 from licensing.models import BonaFideMember
+from licensing.services.members import adults_in_charge
 from raffle.models import RegistrarNotification
 from raffle.reports.slips import SlipCopy, image_uri, slip_copies  # noqa: F401  (the reports' annex)
 
@@ -85,12 +86,9 @@ def cheque_copies(payments, expenses) -> list[ChequeCopy]:
 
 
 def members_in_charge(licence) -> list[BonaFideMember]:
-    """R:L13 the bona fide members in charge who sign the report (two lines at least, blank when unnamed)."""
-    return list(
-        BonaFideMember.objects.filter(organisation_id=licence.organisation_id, is_in_charge=True, is_active=True)
-        .order_by("full_name")
-        .only("full_name")[:2]
-    )
+    """R:L13 the bona fide members in charge who sign the report (two lines at least, blank when unnamed):
+    only members in charge whose date of birth shows them 18 or over."""
+    return list(adults_in_charge(licence.organisation_id).order_by("full_name").only("full_name")[:2])
 
 
 @dataclass

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("licensing", "0009_electronic_supplier"),
-        ("raffle", "0016_draw_held_at_and_postponements"),
+        ("raffle", "0018_roll_declared_lost"),
     ]
 
     operations = [
