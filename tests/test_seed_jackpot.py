@@ -14,8 +14,8 @@ from core.models import AuditEntry
 from licensing.models import Licence
 from raffle import services
 from raffle.errors import RaffleError
-from raffle.models import Draw, DrawState, Event, Sale
-from tests.factories import LicenceFactory, event_with_draw, sell_tickets
+from raffle.models import Draw, DrawState, Event, Sale, TicketRoll
+from tests.factories import LicenceFactory, event_with_draw, name_members_in_charge, sell_tickets
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -80,6 +80,10 @@ def test_a_seed_of_10000_on_a_50000_municipal_licence_fills_the_board_with_the_s
     assert "would bring the prizes to $50,002.50, past licence MUN-2026-017's prize board of $50,000.00" in message
     assert "the seed jackpot of $10,000.00 included" in message
     assert Sale.objects.count() == sales
+    # The seller hands the refused roll back unsold (L13: no roll out when sales close).
+    unsold = TicketRoll.objects.get(draw=draw, returned_at__isnull=True)
+    services.roll_return(actor=staff_user, roll=unsold, first_unsold=unsold.first_serial, tier_counts={})
+    name_members_in_charge(draw, actor=staff_user)  # R:L13 before its sales close
     # What was sold fits exactly: sales close, and the prizes plus the seed are the whole board.
     closed = services.draw_close_sales(actor=staff_user, draw=draw, ticket_sales="80000")
     assert closed.state == DrawState.SALES_CLOSED and closed.jackpot_after == D("34000.00")
