@@ -38,12 +38,19 @@ $(VENV)/.installed-test: pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install --quiet ".[test]"
 	@touch $@ $(VENV)/.installed-run
 
-.PHONY: install run test lint messages bench loadtest check clean
+.PHONY: install demo run test lint messages bench loadtest check clean
 install: $(VENV)/.installed-test
 
-run: $(VENV)/.installed-run
+# The demo's settings go in .env (unless there is one), so the README's
+# `python manage.py ...` commands work in this folder after `make run`.
+# Production never uses this file: it sets the variables of README.md.
+demo: $(VENV)/.installed-run
+	@test -f .env || printf '%s\n' "# Written by 'make run' for the demo on this machine (SQLite, DEBUG, demo keys)." \
+	  "# Never deploy with it: delete it and set the variables listed in README.md." "DJANGO_DEBUG=true" > .env
 	DJANGO_DEBUG=true $(PY) manage.py migrate --noinput
 	DJANGO_DEBUG=true $(PY) manage.py load_demo
+
+run: demo
 	@echo "Serving on http://$(HOST_PORT)/  (admin: http://$(HOST_PORT)/admin/)"
 	DJANGO_DEBUG=true $(PY) manage.py runserver $(HOST_PORT)
 

@@ -113,6 +113,15 @@ def format_money(amount: Decimal | None) -> str:
     return f"${amount:,.2f}"
 
 
+def format_money_in(amount: Decimal | None, language: str) -> str:
+    """An amount as it is written in `language`: $1,234.50 in English,
+    1 234,50 $ in Canadian French (no-break spaces, so a line never breaks
+    inside an amount)."""
+    if amount is None or not language.startswith("fr"):
+        return format_money(amount)
+    return f"{amount:,.2f}".replace(",", "\u00a0").replace(".", ",") + "\u00a0$"
+
+
 def prizes_of(sales: Decimal, *, rounding: str = Rounding.CENT) -> Decimal:
     """The prizes a draw's sales create: its 20% draw prize plus its 30%
     jackpot allocation, rounded as in `split_sales` (RULES L9 decision)."""

@@ -46,7 +46,7 @@ def _drawn(event: Event):
     )
 
 
-def _published_winner(draw: Draw) -> str:
+def published_winner(draw: Draw) -> str:
     consent = getattr(draw, "name_consent", None)
     if consent is None or not consent.publish:
         return ""
@@ -79,7 +79,7 @@ def public_results(event_id: int) -> dict | None:
                 draw_prize=draw.draw_prize,
                 card=card_name_for_reader(draw.envelope.card) if opened else "",
                 jackpot_awarded=draw.jackpot_awarded,
-                winner=_published_winner(draw),
+                winner=published_winner(draw),
                 earlier_serials=[s for s in earlier.get(draw.pk, []) if s != draw.winning_serial],
                 unclaimed_serials=unclaimed.get(draw.pk, []),
             )

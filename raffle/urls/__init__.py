@@ -1,6 +1,19 @@
 from django.urls import include, path
 
-from raffle.views import audit, board, dashboard, drawnight, events, members, results, rules, sales, schedule, supplier
+from raffle.views import (
+    audit,
+    board,
+    dashboard,
+    drawnight,
+    events,
+    members,
+    publish,
+    results,
+    rules,
+    sales,
+    schedule,
+    supplier,
+)
 
 urlpatterns = [
     path("", events.home, name="home"),
@@ -14,6 +27,8 @@ urlpatterns = [
     path("draws/<int:draw_id>/supplier/confirm/", supplier.supplier_import_confirm, name="supplier_import_confirm"),
     path("board/<int:event_id>/", board.public_board, name="public_board"),
     path("results/<int:event_id>/", results.public_results, name="public_results"),
+    path("results/<int:event_id>/feed/", publish.EventResultsFeed(), name="public_results_feed"),
+    path("results/<int:event_id>/announcement/", publish.public_announcement, name="public_announcement"),
     path("draws/<int:draw_id>/winner-consent/", results.winner_consent, name="winner_consent"),
     path("audit/", audit.audit_trail, name="audit_trail"),
     path("events/<int:event_id>/destructions/", audit.destruction_log, name="audit_destructions"),

@@ -21,6 +21,12 @@ SALES_ROLES = (roles.SELLER, roles.DRAW_STAFF, roles.ADMINISTRATOR)
 VOID_ROLES = (roles.DRAW_STAFF, roles.ADMINISTRATOR)  # a void is a supervisor's decision
 HELPLINE = "ConnexOntario 1-866-531-2600"  # R:T10 printed on every ticket
 ALREADY_DONE = "That form was already sent and recorded: here is what it recorded. Nothing was recorded twice."
+# How the tickets are printed, chosen at print: layout and page size (templates/pdf/ticket.html).
+TICKET_LAYOUTS = {
+    "receipt": ("receipt", ""),  # one ticket per 80 mm receipt
+    "letter": ("sheet", "letter"),  # eight tickets per Letter page
+    "a4": ("sheet", "A4"),  # eight tickets per A4 page
+}
 
 
 def _sales_draw(draw_id: int) -> Draw:
@@ -197,6 +203,11 @@ def sale_detail(request, sale_id: int):
 @require_POST
 def sale_ticket_pdf(request, sale_id: int):
     sale = get_object_or_404(Sale, pk=sale_id)
+    paper = request.POST.get("paper", "letter")
+    if paper not in TICKET_LAYOUTS:
+        messages.error(request, "Choose how to print the tickets: receipt, Letter or A4.")
+        return redirect("sale_detail", sale_id=sale_id)
+    layout, page_size = TICKET_LAYOUTS[paper]
     try:
         sale, reprint = services.sale_print(actor=request.user, sale=sale)
     except DomainError as error:
@@ -212,9 +223,11 @@ def sale_ticket_pdf(request, sale_id: int):
             "helpline": HELPLINE,
             "draw": sale.draw,
             "event": sale.draw.event,
+            "layout": layout,
+            "page_size": page_size,
         },
     )
-    return pdf_response(pdf, f"ticket-{sale.draw.number}-{sale.pk}{'-reprint' if reprint else ''}.pdf")
+    return pdf_response(pdf, f"ticket-{sale.draw.number}-{sale.pk}{'-reprint' if reprint else ''}-{paper}.pdf")
 
 
 @roles.role_required(*VOID_ROLES)  # who first: a visitor is sent to sign in, not told 405

@@ -1,4 +1,6 @@
-"""A realistic Ontario charity mid-way through a Catch the Ace raffle.
+"""A realistic Ontario charity mid-way through a Catch the Ace raffle, and
+beside it an electronic raffle whose seller sells at the gift shop
+(`raffle/demo.py`). `--reset` starts the demo over.
 
 Every figure is produced by the real services, so the demo's audit trail,
 jackpot and destruction log are exactly what a live raffle would hold.
@@ -8,11 +10,13 @@ import contextlib
 import datetime
 import random
 from decimal import Decimal
+from pathlib import Path
 from unittest import mock
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
@@ -21,6 +25,7 @@ from licensing.models import AuthorityKind, BonaFideMember, CharitablePurpose, L
 from licensing.services import eligibility_record, licence_create, organisation_get_or_create
 from raffle import services
 from raffle.cards import ACE_OF_SPADES, DECK
+from raffle.demo import load_electronic_raffle
 from raffle.models import Draw, Ticket
 
 DEMO_LICENCE = "M-2026-0142"
@@ -49,13 +54,40 @@ DEMO_USERS = [
 ]
 
 
+def reset_demo_database() -> None:
+    """Delete the demo's SQLite file and migrate a new one. Only the demo's
+    SQLite database (`make run`) is ever reset: on any other database (a real
+    raffle's PostgreSQL) this refuses and deletes nothing."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    if connection.vendor != "sqlite" or not settings.DEBUG:
+        raise CommandError(
+            "--reset deletes the demo's database, so it only works on the demo (make run: DEBUG and SQLite). "
+            "Nothing was deleted."
+        )
+    path = Path(connection.settings_dict["NAME"])
+    connection.close()
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        file.unlink(missing_ok=True)
+    call_command("migrate", interactive=False, verbosity=0)
+
+
 class Command(BaseCommand):
     help = "Load a demo charity mid-way through a raffle, with demo users, and print their logins."
 
     def add_arguments(self, parser):
         parser.add_argument("--seed", type=int, default=2026, help="Random seed for sales and cards.")
+        parser.add_argument(
+            "--reset",
+            action="store_true",
+            help="Start the demo over: delete the demo's SQLite database, migrate and load it again.",
+        )
 
     def handle(self, *args, **options):
+        if options["reset"]:
+            reset_demo_database()
+            self.stdout.write("The demo's database was deleted and made again.")
         if Licence.objects.filter(number=DEMO_LICENCE).exists():
             self.stdout.write("Demo data is already loaded.")
         else:
@@ -205,6 +237,8 @@ class Command(BaseCommand):
             last_serial=serial + 499,
         )
         self._treasury(event, users, first_draw_day)
+        # Beside the paper rolls, a raffle whose seller sells on their own.
+        load_electronic_raffle(organisation=organisation, admin=admin, seller=seller, today=today)
 
     def _sell_rolls(self, staff, seller, draw, serial, tickets, rng) -> int:
         """Issue rolls of 500 to the demo seller and return them with `tickets`
