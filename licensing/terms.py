@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from licensing.models import AmendmentKind, AmendmentStatus, Licence, LicenceAmendment, SalesChannel
+from licensing.models import AmendmentKind, AmendmentStatus, Licence, LicenceAmendment, PlannedDraw, SalesChannel
 
 
 @dataclass
@@ -107,3 +107,20 @@ def licence_last_day(licence: Licence) -> datetime.date:
     """R:L8 the day the licence expires, as granted and as every approved
     dates amendment makes it (each takes effect while the licence is in force)."""
     return licence_expires_on(licence, datetime.date.max)
+
+
+def licence_sales_plan_on(licence: Licence, day: datetime.date) -> dict[int, Decimal] | None:
+    """R:L3 the approved sales plan in force on `day`, {draw number: maximum
+    sales}: the latest approved schedule amendment in force, else the
+    application's plan; None when the licence has no plan (an AGCO licence
+    granted without one). Two indexed reads at most."""
+    amended = (
+        amendments_in_force(licence, day)
+        .filter(kind=AmendmentKind.SCHEDULE)
+        .order_by("-effective_on", "-approved_on", "-pk")
+        .first()
+    )
+    if amended is not None:
+        return dict(amended.draws.values_list("number", "max_sales"))
+    plan = dict(PlannedDraw.objects.filter(application__licence=licence).values_list("number", "max_sales"))
+    return plan or None

@@ -11,7 +11,7 @@ from core.money import DRAW_PRIZE_PERCENT, JACKPOT_PERCENT, LICENSEE_PERCENT, Ro
 from licensing.models import SalesChannel
 from licensing.terms import licence_terms_on
 from raffle.envelope_taken import opened_envelope_sentence
-from raffle.models import DeckKind, Event, MustGoPayout
+from raffle.models import DeckKind, Event, MustGoPayout, SeedSource
 
 HELPLINE = "ConnexOntario 1-866-531-2600"  # R:T10
 # The most draws the schedule lists (a deck has 52 envelopes).
@@ -106,6 +106,26 @@ def electronic_system_text(licence, *, paper_deck: bool) -> list[str]:
     return text
 
 
+def seed_text(event: Event) -> list[str]:
+    """R:P6 the seed (guaranteed minimum) jackpot as set up: how much, from
+    whom, its letter of credit, and that it counts in the prize board."""
+    if not event.seed_jackpot:
+        return []
+    source = (
+        "a sponsor" if event.seed_source == SeedSource.SPONSOR else f"{event.licence.organisation.name}'s own funds"
+    )
+    text = (
+        f"The progressive jackpot starts at {format_money(event.seed_jackpot)}, a seed from {source}; "
+        "the seed counts in the licence's prize board."
+    )
+    if event.seed_letter_of_credit:
+        text += (
+            f" It is guaranteed by irrevocable standby letter of credit {event.seed_letter_of_credit} from "
+            f"{event.seed_credit_issuer}, in force until {event.seed_credit_expires_on:%B %-d, %Y}."
+        )
+    return [text]
+
+
 def rules_of_play(event: Event) -> dict:
     licence = event.licence
     terms = licence_terms_on(licence, timezone.localdate())  # approved amendments from their effective dates
@@ -191,6 +211,7 @@ def rules_of_play(event: Event) -> dict:
                 "is destroyed in front of witnesses and the jackpot rolls over to the next draw.",
                 "There are no early-bird or consolation prizes. Prizes are paid in Canadian funds by cheque or "
                 "electronic transfer.",  # R:P2 R:P3
+                *seed_text(event),
             ],
         )
     )

@@ -196,14 +196,18 @@ def test_a_bank_statement_with_a_field_over_128_kb_is_refused_and_nothing_import
     assert not BankStatement.objects.exists()
 
 
-def test_an_import_that_would_overflow_the_jackpot_is_refused_with_a_clear_message(staff):  # R:P1
-    event = event_with_draw(actor=staff)
-    licence = event.licence
-    licence.prize_board = Decimal("9999999999.99")
-    licence.save(update_fields=["prize_board"])
+def test_an_import_that_would_overflow_the_jackpot_is_refused_with_a_clear_message(staff):  # R:P1 R:L3 R:P6
+    """The jackpot can only grow from the seed and the 30% shares, both inside
+    the prize board (#13): a huge opening jackpot is refused as not the seed,
+    and huge sales stop at the prize board, before any figure overflows."""
+    licence = LicenceFactory(issued_on=datetime.date(2025, 12, 1), prize_board=Decimal("9999999999.99"))
+    event = event_with_draw(actor=staff, licence=licence)
     text = f"{HEADER}\n1,2026-01-08,9999999999.00,7,QD\n2,2026-01-15,9999999999.00,8,KD\n"
-    with pytest.raises(ImportRefused, match="more than this system can record"):
+    with pytest.raises(ImportRefused, match=r"opening jackpot \$9,999,999,000.00 is not its seed jackpot"):
         services.history_import(actor=staff, licence=licence, text=text, opening_jackpot="9999999000.00")
+    text += "3,2026-01-22,9999999999.00,9,JD\n"
+    with pytest.raises(ImportRefused, match=r"row 4 \(draw 3\): Sales of .* past licence .*'s prize board"):
+        services.history_import(actor=staff, licence=licence, text=text)
     assert Event.objects.get(pk=event.pk).jackpot == event.jackpot
     assert not Draw.objects.filter(event=event, state=DrawState.CLOSED).exists()
 

@@ -12,9 +12,11 @@ from licensing.models import LicenceStatus
 from raffle.models import Draw, DrawState, Envelope
 from raffle.reports.ledger import LEDGER_COLUMNS, ImportRefused
 from raffle.services import history_import
-from tests.factories import UserFactory, event_with_closed_draws, event_with_draw, run_draw
+from tests.factories import LicenceFactory, UserFactory, event_with_closed_draws, event_with_draw, run_draw
 
 HEADER = "draw_number,draw_date,ticket_sales,envelope,card"
+# A running raffle moves in: its licence was issued before the draws it imports (L3).
+MOVED_IN = datetime.date(2025, 12, 1)
 # R:D9 the raffle moved in was set up on the date of its first draw, as its records say.
 JAN_8 = timezone.make_aware(datetime.datetime(2026, 1, 8, 19, 0))
 
@@ -53,7 +55,13 @@ def test_export_then_import_reproduces_the_ledger_exactly(actor, tmp_path):  # R
         ["795.00", "430.00", "405.00", "385.00", "1234.55"], actor=actor, seed_jackpot="500.00"
     )
     exported = _export(source.licence.number)
-    target = event_with_draw(actor=actor, first_draw_at=source.first_draw_at)
+    # The same raffle moving in: its licence, its seed (P6) and its first draw's time.
+    target = event_with_draw(
+        actor=actor,
+        licence=LicenceFactory(issued_on=source.licence.issued_on),
+        first_draw_at=source.first_draw_at,
+        seed_jackpot="500.00",
+    )
     path = tmp_path / "ledger.csv"
     path.write_text(exported)
     call_command("import_history", "--licence", target.licence.number, str(path), stdout=io.StringIO())
@@ -72,7 +80,7 @@ def test_export_then_import_reproduces_the_ledger_exactly(actor, tmp_path):  # R
 
 
 def test_dry_run_changes_nothing(actor):
-    event = event_with_draw(actor=actor)
+    event = event_with_draw(actor=actor, licence=LicenceFactory(issued_on=MOVED_IN))
     plan = history_import(
         actor=actor, licence=event.licence, dry_run=True, text=f"{HEADER}\n1,2026-01-08,795.00,7,QD\n"
     )
@@ -103,7 +111,7 @@ def test_dry_run_changes_nothing(actor):
     ],
 )
 def test_malformed_import_is_refused_whole_naming_row_and_reason(actor, tmp_path, body, reason):  # R:E1
-    event = event_with_draw(actor=actor)
+    event = event_with_draw(actor=actor, licence=LicenceFactory(issued_on=MOVED_IN))
     path = tmp_path / "history.csv"
     path.write_text(body)
     with pytest.raises(CommandError) as error:
@@ -115,7 +123,7 @@ def test_malformed_import_is_refused_whole_naming_row_and_reason(actor, tmp_path
 
 
 def test_published_figures_that_differ_are_reported_and_refused(actor):
-    event = event_with_draw(actor=actor, first_draw_at=JAN_8)
+    event = event_with_draw(actor=actor, licence=LicenceFactory(issued_on=MOVED_IN), first_draw_at=JAN_8)
     text = (
         "draw_number,draw_date,ticket_sales,envelope,card,draw_prize,jackpot_after\n"
         "1,2026-01-08,795.00,7,QD,159.00,238.50\n2,2026-01-15,430.00,8,KD,86.00,368.00\n"
@@ -130,7 +138,9 @@ def test_published_figures_that_differ_are_reported_and_refused(actor):
 
 
 def test_imported_ace_of_spades_concludes_the_event_and_licence(actor):  # R:P4
-    event = event_with_draw(actor=actor, first_draw_at=JAN_8)
+    event = event_with_draw(
+        actor=actor, licence=LicenceFactory(issued_on=MOVED_IN), first_draw_at=JAN_8, seed_jackpot="1000.00"
+    )
     history_import(
         actor=actor,
         licence=event.licence,

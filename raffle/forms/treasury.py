@@ -52,6 +52,11 @@ class DepositForm(forms.Form):
     draw_amount = _amount(
         "Amount for that draw ($)", required=False, help_text="Leave empty when the whole slip is that draw's sales."
     )
+    seed_amount = _amount(
+        "Part of it that is the seed jackpot ($)",
+        required=False,
+        help_text="The seed jackpot's money (P6): lottery money, not ticket sales.",
+    )
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)

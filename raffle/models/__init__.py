@@ -34,6 +34,7 @@ from raffle.models.event import (  # noqa: F401
     MustGoPayout,
     PriceTier,
     RevenueModel,
+    SeedSource,
     money_field,
 )
 from raffle.models.payments import (  # noqa: F401
@@ -42,6 +43,7 @@ from raffle.models.payments import (  # noqa: F401
     DepositCoverage,
     PrizeKind,
     PrizePayment,
+    SeedDeposit,
     UnclaimedPrize,
     add_months,
 )

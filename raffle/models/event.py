@@ -72,6 +72,14 @@ DEFAULT_UNCLAIMED_POLICY = (
 )
 
 
+class SeedSource(models.TextChoices):
+    """RULES P6: where a seed (guaranteed minimum) jackpot comes from; the
+    reports show it as its own line, never as ticket sales."""
+
+    ORGANISATION = "organisation", "The organisation's own funds"
+    SPONSOR = "sponsor", "A sponsor"
+
+
 class EventStatus(models.TextChoices):
     RUNNING = "running", "Running"
     CONCLUDED = "concluded", "Concluded"
@@ -124,11 +132,23 @@ class Event(models.Model):
     status = models.CharField(max_length=20, choices=EventStatus.choices, default=EventStatus.RUNNING)
     jackpot = money_field(default=0, help_text="The progressive jackpot now, as last announced.")
     seed_jackpot = money_field(default=0, help_text="Seed money put in the jackpot at the start (P6).")
+    seed_source = models.CharField(
+        max_length=20,
+        choices=SeedSource.choices,
+        default=SeedSource.ORGANISATION,
+        help_text="Where the seed jackpot comes from (P6).",
+    )
     seed_letter_of_credit = models.CharField(
         max_length=200,
         blank=True,
-        help_text="Issuer and reference of the irrevocable standby letter of credit that guarantees "
+        help_text="Reference of the irrevocable standby letter of credit that guarantees "
         "a seed jackpot over $10,000 (P6).",
+    )
+    seed_credit_issuer = models.CharField(
+        max_length=200, blank=True, help_text="The bank or credit union that issued the letter of credit (P6)."
+    )
+    seed_credit_expires_on = models.DateField(
+        null=True, blank=True, help_text="The letter of credit's expiry: at least 45 days after the licence's (P6)."
     )
     concluded_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
@@ -138,6 +158,13 @@ class Event(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(jackpot__gte=0), name="event_jackpot_not_negative"),
             models.CheckConstraint(condition=Q(seed_jackpot__gte=0), name="event_seed_not_negative"),
+            models.CheckConstraint(condition=Q(seed_source__in=SeedSource.values), name="event_seed_source_valid"),
+            # R:P6 a letter of credit is recorded whole: its reference, its issuer and its expiry.
+            models.CheckConstraint(
+                condition=(Q(seed_letter_of_credit="") & Q(seed_credit_issuer="") & Q(seed_credit_expires_on=None))
+                | (~Q(seed_letter_of_credit="") & ~Q(seed_credit_issuer="") & Q(seed_credit_expires_on__isnull=False)),
+                name="event_seed_letter_of_credit_whole",
+            ),
             models.CheckConstraint(condition=Q(status__in=EventStatus.values), name="event_status_valid"),
             models.CheckConstraint(condition=Q(rounding__in=["cent", "dollar"]), name="event_rounding_valid"),
             models.CheckConstraint(condition=Q(draw_interval_days__gte=1), name="event_interval_positive"),

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from licensing.models import Deposit, PaymentMethod
 from raffle.models.draw import Draw
-from raffle.models.event import money_field
+from raffle.models.event import Event, money_field
 
 UNCLAIMED_HOLD_MONTHS = 6  # R:P5
 
@@ -44,6 +44,21 @@ class DepositCoverage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.deposit} covers ${self.amount:,.2f} of {self.draw}"
+
+
+class SeedDeposit(models.Model):
+    """R:P6 R:L12 the part of a deposit that holds the seed jackpot: lottery
+    money put in the prizes, not a foreign deposit and not ticket sales."""
+
+    deposit = models.OneToOneField(Deposit, on_delete=models.PROTECT, related_name="seed_part")
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="seed_deposits")
+    amount = money_field()
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="seed_deposit_amount_positive")]
+
+    def __str__(self) -> str:
+        return f"{self.deposit} holds ${self.amount:,.2f} of the seed jackpot"
 
 
 class PrizeKind(models.TextChoices):

@@ -26,6 +26,7 @@ from core.csvsafe import read_rows as read_csv_rows
 from core.errors import DomainError
 from core.money import (
     MoneyError,
+    format_money,
     parse_amount,
 )
 from raffle.cards import ACE_OF_SPADES, card_name, parse_card
@@ -40,6 +41,7 @@ from raffle.models import (
     EventStatus,
 )
 from raffle.services.draw_sales import close_sales_figures
+from raffle.services.prize_board import prizes_committed
 
 LEDGER_COLUMNS = [
     "draw_number",
@@ -222,9 +224,7 @@ def plan_import(event: Event, text: str, *, opening_jackpot=None) -> ImportPlan:
             )
             break
     dates = [(p[0], p[1], p[2]) for p in parsed if p[2]]
-    for (_, n1, d1), (line, n2, d2) in zip(dates, dates[1:], strict=False):
-        if d2 <= d1:
-            problems.append(f"row {line} (draw {n2}): its date {d2} is not after draw {n1}'s ({d1})")
+    problems += _date_problems(event, dates)
     aces = [p for p in parsed if p[5] == ACE_OF_SPADES]
     if aces and aces[0] is not parsed[-1]:  # R:P4
         problems.append(
@@ -233,22 +233,24 @@ def plan_import(event: Event, text: str, *, opening_jackpot=None) -> ImportPlan:
     if problems:
         raise ImportRefused(problems)
 
-    if opening_jackpot is not None:
-        opening = parse_amount(opening_jackpot, what="The opening jackpot")
-    elif parsed[0][6].get("jackpot_before") is not None and not closed:
-        opening = parsed[0][6]["jackpot_before"]
-    else:
-        opening = event.jackpot
+    opening = _opening_jackpot(event, opening_jackpot, first_number=parsed[0][1])
     plan = ImportPlan(event=event, rows=[], opening_jackpot=opening)
     jackpot = opening
+    committed = prizes_committed(event)  # R:L3 R:P6 the seed and the draws already closed
     for line, number, date, sales, envelope, card, published in parsed:
-        # R:P1 the figures of the close-sales step a live draw runs (`close_sales_figures`).
+        # R:P1 R:L3 the figures and refusals of the close-sales step a live draw runs
+        # (`close_sales_figures`), with the prizes of the rows before and the board in force that day.
         try:
             figures = close_sales_figures(
-                Draw(event=event, number=number, is_imported=True), ticket_sales=sales, jackpot_before=jackpot
+                Draw(event=event, number=number, is_imported=True),
+                ticket_sales=sales,
+                jackpot_before=jackpot,
+                committed=committed,
+                on=date,
             )
         except DomainError as error:
             raise ImportRefused([f"row {line} (draw {number}): {error}"]) from None
+        committed += figures.split.draw_prize + figures.split.jackpot_contribution
         planned = PlannedDraw(
             line=line,
             number=number,
@@ -271,3 +273,50 @@ def plan_import(event: Event, text: str, *, opening_jackpot=None) -> ImportPlan:
         jackpot = planned.jackpot_after
         plan.rows.append(planned)
     return plan
+
+
+def _date_problems(event: Event, dates: list[tuple[int, int, datetime.date]]) -> list[str]:
+    """R:L3 R:D9 the imported draws were held under this licence, in order,
+    after the draws already recorded, and not later than today."""
+    licence, today = event.licence, timezone.localdate()
+    problems = []
+    last = Draw.objects.filter(event=event, state=DrawState.CLOSED).order_by("-number").first()
+    previous = [(None, last.number, timezone.localdate(last.scheduled_at))] if last else []
+    in_order = previous + dates
+    for (_, n1, d1), (line, n2, d2) in zip(in_order, in_order[1:], strict=False):
+        if d2 <= d1:
+            problems.append(f"row {line} (draw {n2}): its date {d2} is not after draw {n1}'s ({d1})")
+    for line, number, day in dates:
+        if day < licence.issued_on:
+            problems.append(
+                f"row {line} (draw {number}): its date {day} is before licence {licence.number} was issued "
+                f"({licence.issued_on}); only draws held under this licence can be imported"
+            )
+        elif day > today:
+            problems.append(
+                f"row {line} (draw {number}): its date {day} is still to come; only draws already held can be imported"
+            )
+    return problems
+
+
+def _opening_jackpot(event: Event, given, *, first_number: int):
+    """R:P6 R:L3 the jackpot the first imported draw starts from is the
+    event's: its seed before draw 1, else the jackpot carried by the draws
+    recorded. A different opening jackpot would put prizes outside the prize
+    board; the seed is set when the event is set up."""
+    opening = event.jackpot
+    if given is None or str(given).strip() == "":
+        return opening
+    try:
+        given = parse_amount(given, what="The opening jackpot")
+    except MoneyError as error:
+        raise ImportRefused([str(error)]) from None
+    if given != opening:
+        where = "its seed jackpot" if first_number == 1 else f"the jackpot carried into draw {first_number}"
+        raise ImportRefused(
+            [
+                f"the opening jackpot {format_money(given)} is not {where}, {format_money(opening)}: a seed "
+                "counts in the prize board, so it is set when the event is set up (setup_event --seed-jackpot)"
+            ]
+        )
+    return opening

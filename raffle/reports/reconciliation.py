@@ -9,7 +9,7 @@ Flags: `not deposited` (nothing yet), `short` (less than the sales), `over`
 (more than the sales), `late` (a deposit later than the account's allowance
 after the draw). Deposits whose parts do not add up to the slip are flagged
 `unallocated`: the trust account takes lottery money only, so every dollar on
-a slip must belong to a draw. A draw whose registered supplier deposited its
+a slip must belong to a draw or to the seed jackpot (P6). A draw whose registered supplier deposited its
 sales net of fees counts those fees (deductions with the settlement as
 evidence) with the deposit.
 """
@@ -62,7 +62,8 @@ class DrawReconciliation:
 @dataclass
 class DepositAllocation:
     deposit: Deposit
-    allocated: Decimal
+    allocated: Decimal  # to draws and to the seed
+    seed: Decimal = ZERO  # R:P6 the part that is the seed jackpot
 
     @property
     def unallocated(self) -> Decimal:
@@ -122,9 +123,16 @@ def draw_reconciliation(event: Event, *, draws=None, today: datetime.date | None
 
 
 def deposit_allocations(event: Event) -> list[DepositAllocation]:
+    """Each slip with what is given to draws and (R:P6) to the seed jackpot:
+    the seed's deposit is lottery money, not flagged as unallocated."""
     deposits = (
         Deposit.objects.filter(account__licence_id=event.licence_id)
         .annotate(allocated=Sum("coverage__amount"))
+        .select_related("seed_part")
         .order_by("deposited_on", "slip_number")
     )
-    return [DepositAllocation(deposit=d, allocated=d.allocated or ZERO) for d in deposits]
+    allocations = []
+    for d in deposits:
+        seed = d.seed_part.amount if hasattr(d, "seed_part") else ZERO
+        allocations.append(DepositAllocation(deposit=d, allocated=(d.allocated or ZERO) + seed, seed=seed))
+    return allocations

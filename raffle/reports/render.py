@@ -124,12 +124,12 @@ def four_draw_csv(report: FourDrawReport) -> str:
             tickets_sold=t.tickets_sold,
             voided_tickets=t.void_count,
         ),
-        _total(licence, "prize_board", ticket_sales=t.prize_board),
+        _total(licence, "prize_board", ticket_sales=report.period_prize_board),
         _total(licence, f"fee_{report.fee_rate}_percent", ticket_sales=report.fee),
         _total(licence, "due_on", draw_date=report.due_on.isoformat()),
         _total(licence, "prize_board_used_to_date", ticket_sales=report.prize_board_to_date),
         _total(licence, "prize_board_remaining", ticket_sales=report.prize_board_remaining),
-        _total(licence, "seed", ticket_sales=report.seed),
+        _total(licence, "seed", ticket_sales=report.seed, winner=report.seed_source),
         _total(licence, "expenses", ticket_sales=report.expenses_total),
     ]
     rows += [

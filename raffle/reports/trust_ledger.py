@@ -74,13 +74,13 @@ def ledger_entries(licence: Licence) -> list[LedgerEntry]:
         LedgerEntry(
             d.deposited_on,
             "deposit",
-            f"Deposit slip {d.slip_number}",
+            f"Deposit slip {d.slip_number}{' (the seed jackpot, P6)' if hasattr(d, 'seed_part') else ''}",
             d.slip_number,
             d.amount,
             "deposit",
             key=f"deposit:{d.pk}",
         )
-        for d in Deposit.objects.filter(account__licence=licence)
+        for d in Deposit.objects.filter(account__licence=licence).select_related("seed_part")
     ]
     entries += [
         LedgerEntry(

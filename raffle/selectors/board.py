@@ -19,6 +19,8 @@ def public_board(event_id: int) -> dict | None:
             "name",
             "status",
             "jackpot",
+            "seed_jackpot",
+            "seed_source",
             "concluded_at",
             "draw_place",
             "deck_kind",

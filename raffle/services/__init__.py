@@ -42,6 +42,7 @@ from raffle.services.must_go import (  # noqa: F401
 from raffle.services.prize_board import prize_board_check, prizes_committed  # noqa: F401
 from raffle.services.rolls import check_no_roll_out, roll_declare_lost, roll_issue, roll_return, rolls_out  # noqa: F401
 from raffle.services.schedule import advertised, check_draw_time, draw_postpone  # noqa: F401
+from raffle.services.seed import deposit_cover_seed  # noqa: F401
 from raffle.services.supplier_import import ImportSummary, supplier_draw_import  # noqa: F401
 from raffle.services.tickets import (  # noqa: F401
     SaleLine,

@@ -26,7 +26,7 @@ from raffle.services import draw_machine
 from raffle.services.events import event_check_ready_to_sell
 from raffle.services.members_in_charge import check_members_in_charge
 from raffle.services.pool import draws_by_supplier, pool_fix
-from raffle.services.prize_board import prize_board_check
+from raffle.services.prize_board import prize_board_check, sales_plan_check
 from raffle.services.rolls import check_no_roll_out
 
 
@@ -98,7 +98,13 @@ def _whole_number(value) -> int | None:
 
 
 def close_sales_figures(
-    draw: Draw, *, ticket_sales=None, container_count=None, jackpot_before: Decimal | None = None
+    draw: Draw,
+    *,
+    ticket_sales=None,
+    container_count=None,
+    jackpot_before: Decimal | None = None,
+    committed: Decimal | None = None,
+    on: datetime.date | None = None,
 ) -> CloseSalesFigures:
     """R:P1 the figures closing the draw's sales would fix, and every refusal
     of closing them, in one place; nothing is written.
@@ -110,7 +116,9 @@ def close_sales_figures(
     (T7, L13). An imported draw (`is_imported`) has no tickets: its total is
     `ticket_sales`. The prizes must stay within the prize board (L3). The
     jackpot before is the event's (`jackpot_before` for a history import,
-    which carries it from row to row)."""
+    which carries it from row to row, with the prizes `committed` by the rows
+    before and the day `on` the draw was held, whose prize board and sales
+    plan apply)."""
     counted = None
     if ticket_sales is not None and str(ticket_sales).strip() != "":
         counted = parse_amount(ticket_sales, what="The draw's ticket sales")
@@ -146,7 +154,8 @@ def close_sales_figures(
             )
     event = draw.event
     split = split_sales(total, rounding=event.rounding)
-    prize_board_check(event=event, extra_sales=split.sales)  # R:L3
+    prize_board_check(event=event, extra_sales=split.sales, committed=committed, on=on)  # R:L3
+    sales_plan_check(draw=draw, total=split.sales, on=on)  # R:L3 the approved maximum of this draw
     check_members_in_charge(draw)  # R:L13
     before = event.jackpot if jackpot_before is None else jackpot_before
     if before + split.jackpot_contribution > MAX_AMOUNT:

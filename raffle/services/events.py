@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.audit import audit_record
-from core.money import Rounding, parse_amount
+from core.money import Rounding, format_money, parse_amount
 from licensing.models import Licence, LicenceStatus, SalesChannel
 from licensing.terms import licence_expires_on, licence_in_force_on
 from raffle.errors import RaffleError
@@ -21,11 +21,14 @@ from raffle.models import (
     MustGoPayout,
     PriceTier,
     RevenueModel,
+    SeedSource,
 )
 from raffle.services.deck import deck_root, deck_shuffle_and_commit
 
 # R:P6 the largest seed jackpot that needs no standby letter of credit.
 SEED_WITHOUT_LETTER_OF_CREDIT = Decimal("10000.00")
+# R:P6 a letter of credit runs at least this many days past the licence's expiry.
+CREDIT_DAYS_AFTER_LICENCE = 45
 
 DEFAULT_PRICE_TIERS = [(1, "5.00"), (3, "10.00")]
 
@@ -62,7 +65,10 @@ def event_setup(
     draw_interval_days: int = 7,
     draw_place: str = "",
     seed_jackpot="0",
+    seed_source: str = SeedSource.ORGANISATION,
     seed_letter_of_credit: str = "",
+    seed_credit_issuer: str = "",
+    seed_credit_expires_on: datetime.date | None = None,
     revenue_model: str = RevenueModel.STANDARD,
     must_go_payout: str | None = None,
     unclaimed_prize_policy: str | None = None,
@@ -100,15 +106,14 @@ def event_setup(
         )
     tiers = _parse_price_tiers(price_tiers)
     seed = parse_amount(seed_jackpot, what="The seed jackpot")
-    # R:P6 a seed (guaranteed minimum) jackpot is set only here, when the event of a
-    # new licence is set up; over $10,000 it needs an irrevocable standby letter of credit.
-    seed_letter_of_credit = (seed_letter_of_credit or "").strip()
-    if seed > SEED_WITHOUT_LETTER_OF_CREDIT and not seed_letter_of_credit:
-        raise RaffleError(
-            f"A seed jackpot of ${seed:,.2f} is over $10,000: record the irrevocable standby letter "
-            "of credit that guarantees it (its issuer and reference) before setting up the event.",
-            rule="P6",
-        )
+    credit = _check_seed(
+        licence=licence,
+        seed=seed,
+        source=seed_source,
+        reference=seed_letter_of_credit,
+        issuer=seed_credit_issuer,
+        expires_on=seed_credit_expires_on,
+    )
     _check_revenue_model(licence=licence, revenue_model=revenue_model, draw_place=draw_place)
     if must_go_payout is None:
         # A bingo event's exit strategy is chosen on purpose (T12); others start from the usual one.
@@ -127,7 +132,8 @@ def event_setup(
         draw_place=draw_place,
         jackpot=seed,
         seed_jackpot=seed,
-        seed_letter_of_credit=seed_letter_of_credit,
+        seed_source=seed_source,
+        **credit,
         revenue_model=revenue_model,
         must_go_payout=must_go_payout,
         max_tickets_per_person=max_tickets_per_person or None,  # stated in the Rules of Play
@@ -158,15 +164,56 @@ def event_setup(
             "price_tiers": [[q, p] for q, p in tiers],
             "first_draw_at": first_draw_at,
             "seed_jackpot": seed,
-            "seed_letter_of_credit": seed_letter_of_credit,
             "rules_approved_on": event.rules_approved_on,
             "rules_approval_reference": event.rules_approval_reference,
+            "seed_source": seed_source,
+            **credit,
             **deck,
             "revenue_model": revenue_model,
             "must_go_payout": must_go_payout,
         },
     )
     return event
+
+
+def _check_seed(*, licence: Licence, seed: Decimal, source: str, reference, issuer, expires_on) -> dict:
+    """R:P6 a seed (guaranteed minimum) jackpot is set only here, when the event
+    of a new licence is set up. It counts in the prize board (L3), so it must
+    fit in it; over $10,000 it needs an irrevocable standby letter of credit
+    with its reference, its issuer and an expiry at least 45 days after the
+    licence's. Returns the letter's fields for the event."""
+    if source not in SeedSource.values:
+        raise RaffleError("Say where the seed jackpot comes from: the organisation's own funds or a sponsor.")
+    if seed > licence.prize_board:  # R:L3 the seed counts in the prize board
+        raise RaffleError(
+            f"A seed jackpot of {format_money(seed)} does not fit in licence {licence.number}'s prize board of "
+            f"{format_money(licence.prize_board)}: the seed counts in the prize board. Lower the seed, or ask "
+            "the licensing authority for a larger prize board.",
+            rule="L3",
+        )
+    reference, issuer = (reference or "").strip(), (issuer or "").strip()
+    given = [bool(reference), bool(issuer), expires_on is not None]
+    if seed > SEED_WITHOUT_LETTER_OF_CREDIT and not all(given):
+        raise RaffleError(
+            f"A seed jackpot of {format_money(seed)} is over $10,000: record the irrevocable standby letter "
+            "of credit that guarantees it (its reference, its issuer and its expiry) before setting up the event.",
+            rule="P6",
+        )
+    if any(given) and not all(given):
+        raise RaffleError(
+            "Record the whole letter of credit: its reference, the bank or credit union that issued it, and "
+            "its expiry.",
+            rule="P6",
+        )
+    earliest = licence.expires_on + datetime.timedelta(days=CREDIT_DAYS_AFTER_LICENCE)
+    if expires_on is not None and expires_on < earliest:
+        raise RaffleError(
+            f"The letter of credit expires on {expires_on:%Y-%m-%d}; it must run at least "
+            f"{CREDIT_DAYS_AFTER_LICENCE} days past the licence's expiry ({licence.expires_on:%Y-%m-%d}), "
+            f"to {earliest:%Y-%m-%d} or later.",
+            rule="P6",
+        )
+    return {"seed_letter_of_credit": reference, "seed_credit_issuer": issuer, "seed_credit_expires_on": expires_on}
 
 
 def _check_revenue_model(*, licence: Licence, revenue_model: str, draw_place: str) -> None:

@@ -64,7 +64,8 @@ def _import_draw(*, event: Event, row: PlannedDraw, draw: Draw, envelope: Envelo
     draw.scheduled_at, draw.is_imported = at, True
     draw.save()
     draw.event = event
-    figures = close_sales_figures(draw, ticket_sales=row.sales)  # R:P1 jackpot before: the event's, carried
+    # R:P1 jackpot before: the event's, carried; R:L3 the prize board and sales plan of the draw's day.
+    figures = close_sales_figures(draw, ticket_sales=row.sales, on=row.date)
     fields = sales_close_write(event=event, draw=draw, figures=figures)
     envelope.card, envelope.opened_at, envelope.opened_in_draw = row.card, at, draw
     envelope.save(update_fields=["card", "opened_at", "opened_in_draw"])

@@ -1,7 +1,7 @@
-"""The prize board guard (RULES L3, L9 decision).
+"""The prize board and sales plan guards (RULES L3, L9 decision).
 
-The prizes of an event are what its sales created: each draw's 20% draw
-prize plus its 30% jackpot allocation. They may never pass the licence's prize
+The prizes of an event are its seed jackpot (P6) and what its sales created:
+each draw's 20% draw prize plus its 30% jackpot allocation. They may never pass the licence's prize
 board. `prize_board_check` is the one place that refuses a draw's sales close
 or a ticket sale that would carry them past it; call it inside the service's
 transaction, after locking the event.
@@ -14,18 +14,20 @@ from django.db.models import F, Sum
 from django.utils import timezone
 
 from core.money import ZERO, format_money, max_sales_for_prizes, parse_amount, prizes_of
-from licensing.terms import licence_prize_board_on
+from licensing.terms import licence_prize_board_on, licence_sales_plan_on
 from raffle.errors import RaffleError
 from raffle.models import Draw, Event
 
 
 def prizes_committed(event: Event) -> Decimal:
-    """The prizes fixed so far: draw prizes and jackpot allocations of every
-    draw whose sales are closed (stored on the draw, never recomputed)."""
+    """The prizes fixed so far: the seed jackpot (P6), then the draw prizes
+    and jackpot allocations of every draw whose sales are closed (stored on
+    the draw, never recomputed)."""
     total = Draw.objects.filter(event=event, ticket_sales__isnull=False).aggregate(
         prizes=Sum(F("draw_prize") + F("jackpot_contribution"))
     )["prizes"]
-    return total if total is not None else ZERO
+    # R:P6 R:L3 the seed counts in the prize board.
+    return event.seed_jackpot + (total if total is not None else ZERO)
 
 
 def prize_board_check(
@@ -53,8 +55,47 @@ def prize_board_check(
     raise RaffleError(
         f"Sales of {format_money(extra_sales)} in this draw would bring the prizes to "
         f"{format_money(total)}, past licence {event.licence.number}'s prize board of "
-        f"{format_money(board)} (prizes so far: {format_money(committed)}). This draw can take at "
+        f"{format_money(board)} (prizes so far: {format_money(committed)}{_seed_note(event)}). This draw can take at "
         f"most {format_money(room)} in sales: stop selling, refund or void the tickets over that "
         "amount, and make this the must-go final draw so the event ends within its licence.",
+        rule="L3",
+    )
+
+
+def _seed_note(event: Event) -> str:
+    return f", the seed jackpot of {format_money(event.seed_jackpot)} included" if event.seed_jackpot else ""
+
+
+def sales_plan_max(*, draw: Draw, on: datetime.date | None = None) -> Decimal | None:
+    """R:L3 the most the licence's approved sales plan lets this draw sell,
+    on `on` (default today); None when the licence has no plan. A draw the
+    plan does not list may sell nothing."""
+    plan = licence_sales_plan_on(draw.event.licence, on or timezone.localdate())
+    if plan is None:
+        return None
+    return plan.get(draw.number, ZERO)
+
+
+def sales_plan_check(*, draw: Draw, total, on: datetime.date | None = None, planned=...) -> None:
+    """R:L3 refuse sales that would carry a draw past the approved sales plan's
+    maximum for it: the same guard and message on every channel (roll
+    returns, stub sales, device and supplier imports), at the close of sales
+    and in history imports. `total` is the draw's valid sales with the ones
+    being recorded; `planned`, the maximum when the caller read it already."""
+    total = parse_amount(total, what="The sales")
+    planned = sales_plan_max(draw=draw, on=on) if planned is ... else planned
+    if planned is None or total <= planned:
+        return
+    licence = draw.event.licence
+    if not planned:
+        raise RaffleError(
+            f"Draw {draw.number} is not in licence {licence.number}'s approved sales plan, so no ticket can be "
+            "sold for it. Ask the licensing authority to amend the draw schedule and sales plan first.",
+            rule="L3",
+        )
+    raise RaffleError(
+        f"Sales of {format_money(total)} in draw {draw.number} would pass licence {licence.number}'s approved "
+        f"sales plan, which allows at most {format_money(planned)} for this draw. Stop selling, and refund or "
+        "void the tickets over that amount.",
         rule="L3",
     )

@@ -11,7 +11,7 @@ import, a returned roll.
    draw's running totals that also takes the sale's seq numbers (the draw's
    tickets are numbered densely: the last seq is valid + void tickets) and
    refuses unless the draw is still selling. It then checks the prize board
-   against the returned total (L3), inserts the sales and COPYs the tickets.
+   and the approved sales plan against the returned total (L3), inserts the sales and COPYs the tickets.
    The lock is held to the commit, so the close of sales (which locks the
    draw) sees every sale committed before it and none after.
 
@@ -33,7 +33,7 @@ from core.text import ascii_digits
 from raffle.errors import EventConcluded, RaffleError
 from raffle.models import Draw, DrawState, Envelope, EventStatus, PriceTier, Sale, Ticket, TicketRoll
 from raffle.services.ending import check_not_cancelled
-from raffle.services.prize_board import prize_board_check, prizes_committed
+from raffle.services.prize_board import prize_board_check, prizes_committed, sales_plan_check, sales_plan_max
 from raffle.services.purchase_limits import Purchase, purchase_limits_check
 
 # The most serials one roll, book or import may carry.
@@ -67,6 +67,7 @@ class SaleBatch:
     sales: list[Sale]
     serial_lists: list[list[str] | None]
     committed: Decimal
+    max_sales: Decimal | None = None  # R:L3 the approved sales plan's maximum for the draw
 
     @property
     def amount(self) -> Decimal:
@@ -221,7 +222,13 @@ def prepare_sales(
         raise RaffleError(
             f"Ticket {taken[0]} is already sold under this licence; a serial is sold once across all draws.", rule="T3"
         )
-    return SaleBatch(draw=draw, sales=sales, serial_lists=serial_lists, committed=prizes_committed(draw.event))
+    return SaleBatch(
+        draw=draw,
+        sales=sales,
+        serial_lists=serial_lists,
+        committed=prizes_committed(draw.event),
+        max_sales=sales_plan_max(draw=draw),
+    )
 
 
 def _take_seq(batch: SaleBatch) -> tuple[int, Decimal]:
@@ -284,6 +291,7 @@ def write_sales(batch: SaleBatch) -> list[list[str]]:
     seq, sold = _take_seq(batch)
     # R:L3 the draw's valid sales so far plus these must keep the prizes within the prize board.
     prize_board_check(event=draw.event, extra_sales=sold, committed=batch.committed)
+    sales_plan_check(draw=draw, total=sold, planned=batch.max_sales)  # R:L3 and the draw's approved maximum
     Sale.objects.bulk_create(batch.sales, batch_size=5000)
     rows, serials_out = [], []
     licence_id = draw.event.licence_id

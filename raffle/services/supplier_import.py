@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from core.audit import audit_record
 from core.money import ZERO
-from licensing.models import Deposit, PlannedDraw
+from licensing.models import Deposit
 from raffle.errors import RaffleError
 from raffle.models import (
     BEFORE_WINNING_TICKET,
@@ -38,7 +38,7 @@ from raffle.models import (
     Ticket,
 )
 from raffle.services.pool import draws_by_supplier
-from raffle.services.prize_board import prize_board_check
+from raffle.services.prize_board import prize_board_check, sales_plan_check
 from raffle.services.purchase_limits import Purchase, PurchaseRefused, purchase_limits_check
 from raffle.services.schedule import check_draw_time
 from raffle.services.supplier_formats import GENERIC, ImportRefused, SupplierFile, SupplierMapping, their_columns
@@ -92,17 +92,6 @@ def sales_window(draw: Draw) -> SalesWindow:
         issued = draw.event.licence.issued_on
         opens = timezone.make_aware(datetime.datetime.combine(issued, datetime.time.min))
     return SalesWindow(opens=opens, closes=draw.scheduled_at)
-
-
-def sales_plan_check(*, draw: Draw, total) -> None:
-    """R:L3 the sales plan's maximum sales for this draw, like the prize board."""
-    planned = PlannedDraw.objects.filter(application__licence_id=draw.event.licence_id, number=draw.number).first()
-    if planned is not None and total > planned.max_sales:
-        raise RaffleError(
-            f"Draw {draw.number}'s sales would reach ${total:,.2f}, past the licence's sales plan "
-            f"(at most ${planned.max_sales:,.2f} for this draw).",
-            rule="L3",
-        )
 
 
 def _refuse_at(file: str, line: int, column: str, error: RaffleError):

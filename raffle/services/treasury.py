@@ -25,6 +25,7 @@ from raffle.models import (
     UnclaimedPrize,
     WinnersPublication,
 )
+from raffle.services.seed import deposit_cover_seed, seed_part
 
 
 def prize_amount(draw: Draw, kind: str):
@@ -67,7 +68,7 @@ def deposit_cover_draws(*, actor, deposit: Deposit, amounts: dict) -> list[Depos
         DepositCoverage.objects.filter(deposit=deposit).exclude(draw__in=list(parsed)).aggregate(t=Sum("amount"))["t"]
         or ZERO
     )
-    total = existing + sum(parsed.values(), ZERO)
+    total = existing + seed_part(deposit) + sum(parsed.values(), ZERO)  # R:P6 the seed's part counts too
     if total > deposit.amount:
         raise RaffleError(
             f"Slip {deposit.slip_number} is for ${deposit.amount:,.2f}; the draws given add up "
@@ -100,10 +101,12 @@ def deposit_record_for_draws(
     amount,
     slip_scan=None,
     amounts: dict | None = None,
+    seed=None,
 ) -> Deposit:
-    """R:L12 a deposit slip and the draws whose sales it holds ({draw: amount}),
-    all or nothing: a refused allocation leaves no slip behind (neither the
-    row nor its stored scan)."""
+    """R:L12 a deposit slip and the draws whose sales it holds ({draw: amount})
+    and the part of it that is the seed jackpot (`seed`, P6), all or nothing:
+    a refused allocation leaves no slip behind (neither the row nor its
+    stored scan)."""
     deposit = deposit_record(
         actor=actor,
         account=account,
@@ -112,9 +115,12 @@ def deposit_record_for_draws(
         amount=amount,
         slip_scan=slip_scan,
     )
-    if amounts:
+    if amounts or seed:
         try:
-            deposit_cover_draws(actor=actor, deposit=deposit, amounts=amounts)
+            if seed:
+                deposit_cover_seed(actor=actor, deposit=deposit, amount=seed)
+            if amounts:
+                deposit_cover_draws(actor=actor, deposit=deposit, amounts=amounts)
         except Exception:
             if deposit.slip_scan:  # the row rolls back with the transaction; the stored file must go too
                 deposit.slip_scan.delete(save=False)

@@ -7,7 +7,7 @@ from django.utils import timezone
 from core.errors import DomainError
 from licensing.models import AuthorityKind, CharitablePurpose, SalesChannel
 from licensing.services import eligibility_record, licence_create, organisation_get_or_create
-from raffle.models import DeckKind
+from raffle.models import DeckKind, SeedSource
 from raffle.services import event_setup
 
 AUTHORITIES = {
@@ -55,6 +55,16 @@ class Command(BaseCommand):
             "or recorded later on the Rules of Play settings page).",
         )
         parser.add_argument("--rules-approval-reference", default="", help="The authority's reference of it.")
+        seed = parser.add_argument_group(
+            "seed jackpot (P6)",
+            "A seed or guaranteed minimum jackpot; it counts in the prize board and its fee (L3, L9). "
+            "Over $10,000 it needs an irrevocable standby letter of credit.",
+        )
+        seed.add_argument("--seed-jackpot", default="0", metavar="AMOUNT", help="Dollars, e.g. 10000.")
+        seed.add_argument("--seed-source", choices=SeedSource.values, default=SeedSource.ORGANISATION)
+        seed.add_argument("--letter-of-credit", default="", metavar="REFERENCE", help="The letter's reference.")
+        seed.add_argument("--credit-issuer", default="", metavar="NAME", help="The bank or credit union.")
+        seed.add_argument("--credit-expires", metavar="YYYY-MM-DD", help="At least 45 days after the licence.")
         eligibility = parser.add_argument_group(
             "eligibility (L1)",
             "Record the organisation's eligibility with its evidence; needed once, before its first licence.",
@@ -110,6 +120,11 @@ class Command(BaseCommand):
                     rounding=o["rounding"],
                     rules_approved_on=_date(o["rules_approved_on"]) if o["rules_approved_on"] else None,
                     rules_approval_reference=o["rules_approval_reference"],
+                    seed_jackpot=o["seed_jackpot"],
+                    seed_source=o["seed_source"],
+                    seed_letter_of_credit=o["letter_of_credit"],
+                    seed_credit_issuer=o["credit_issuer"],
+                    seed_credit_expires_on=_date(o["credit_expires"]) if o["credit_expires"] else None,
                 )
         except DomainError as error:
             raise CommandError(str(error)) from None
@@ -126,5 +141,16 @@ class Command(BaseCommand):
             f"Event:        {event.name} (id {event.pk}), {event.get_deck_kind_display()}, "
             f"rounding {event.get_rounding_display().lower()}, tickets {tiers}"
         )
+        if event.seed_jackpot:
+            credit = (
+                f"; letter of credit {event.seed_letter_of_credit} from {event.seed_credit_issuer}, "
+                f"expires {event.seed_credit_expires_on}"
+                if event.seed_letter_of_credit
+                else ""
+            )
+            out.write(
+                f"Seed:         ${event.seed_jackpot:,.2f} from {event.get_seed_source_display().lower()}, "
+                f"counted in the prize board{credit}"
+            )
         out.write(f"Envelopes:    {event.envelopes.count()} sealed, numbered 1 to 52")
         out.write(self.style.SUCCESS(f"Draw 1:       scheduled {timezone.localtime(first_draw_at):%Y-%m-%d %H:%M}"))

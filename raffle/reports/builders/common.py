@@ -27,6 +27,14 @@ class Totals:
         return self.draw_prizes + self.jackpot_contributions
 
 
+def seed_source_text(event) -> str:
+    """R:P6 where the seed came from, for its own line: "the organisation's own funds" or "a sponsor"."""
+    if not event.seed_jackpot:
+        return ""
+    label = str(event.get_seed_source_display())
+    return label[0].lower() + label[1:]
+
+
 def totals_of(draws, lines=()) -> Totals:
     t = Totals()
     for d in draws:

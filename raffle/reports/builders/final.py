@@ -28,6 +28,7 @@ from raffle.reports.builders.common import (
     Totals,
     compliance_rows,
     members_in_charge,
+    seed_source_text,
     slip_copies,
     totals_of,
 )
@@ -233,7 +234,7 @@ def final_report(event: Event, *, today: datetime.date | None = None) -> FinalRe
         due_on=final_report_due(event, last_day, today=today),  # R:R2 R:R5
         end_reason=end_reason,
         seed=event.seed_jackpot,
-        seed_source=getattr(event, "seed_source", "") or "",
+        seed_source=seed_source_text(event),
         interest=InterestCredit.objects.filter(account__licence=licence).aggregate(t=Sum("amount"))["t"] or ZERO,
         must_go_shares=sum((line.must_go_shares for line in lines), ZERO),
         expense_categories=list(categories.items()),

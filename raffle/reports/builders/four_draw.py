@@ -31,6 +31,7 @@ from raffle.reports.builders.common import (
     Totals,
     cheque_copies,
     members_in_charge,
+    seed_source_text,
     slip_copies,
     totals_of,
 )
@@ -70,8 +71,9 @@ class FourDrawReport:
     fee_payments: list[Expense] = field(default_factory=list)
     publications: list[WinnersPublication] = field(default_factory=list)
     signers: list = field(default_factory=list)
-    seed: Decimal = ZERO
+    seed: Decimal = ZERO  # R:P6 the seed added in this period (period 1), its own line
     seed_source: str = ""
+    seed_to_date: Decimal = ZERO  # the seed counted in the prize board used to date
     prize_board_to_date: Decimal = ZERO
     audit_head: str = ""  # the audit chain's head when issued (#15 prints it)
     generated_at: datetime.datetime = field(default_factory=timezone.now)
@@ -91,6 +93,11 @@ class FourDrawReport:
     @property
     def prize_board_licence(self) -> Decimal:
         return self.licence.prize_board
+
+    @property
+    def period_prize_board(self) -> Decimal:
+        """R:L9 the prize board this period created, the fee's base: its prizes and the seed added in it."""
+        return self.totals.prize_board + self.seed
 
     @property
     def prize_board_remaining(self) -> Decimal:
@@ -231,7 +238,8 @@ def four_draw_report(event: Event, period: int) -> FourDrawReport:
         ),
         publications=list(WinnersPublication.objects.filter(draw__in=draws).select_related("draw")),
         signers=members_in_charge(licence),
-        seed=event.seed_jackpot,
-        seed_source=getattr(event, "seed_source", "") or "",
+        seed=period_prize_board(event, period, totals) - totals.prize_board,
+        seed_source=seed_source_text(event),
+        seed_to_date=event.seed_jackpot,
         prize_board_to_date=prize_board_used(event, draws[-1].number),
     )

@@ -104,6 +104,7 @@ def deposit_add(request, event_id: int):
             amount=d["amount"],
             slip_scan=d["slip_scan"],
             amounts={d["draw"]: d["draw_amount"] or d["amount"]} if d["draw"] else None,
+            seed=d["seed_amount"],  # R:P6
         )
 
     return write_and_back(request, form, call, done="Deposit recorded.", back=back)

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("raffle", "0016_draw_held_at_and_postponements"),
+        ("raffle", "0019_seed_source_and_guarantee"),
     ]
 
     operations = [
