@@ -56,6 +56,8 @@ def load_electronic_raffle(*, organisation, admin, seller, today: datetime.date)
         first_draw_at=timezone.make_aware(datetime.datetime.combine(first_draw_day, datetime.time(19, 0))),
         price_tiers=[(1, "5.00"), (3, "10.00"), (10, "20.00")],
         draw_place="Harbourview Hospice gift shop, 240 Harbour Road, Owen Sound",
+        rules_approved_on=first_draw_day - datetime.timedelta(days=14),  # R:R4 before the first sale
+        rules_approval_reference="City of Owen Sound, letter LL-2026-051",
     )
     draw = Draw.objects.get(event=event, number=1)
     services.draw_open_sales(actor=admin, draw=draw)
