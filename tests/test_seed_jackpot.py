@@ -43,6 +43,10 @@ def _setup_event(*extra, licence="MUN-2026-017", prize_board="50000"):
         "5",
         "--starts",
         (today + datetime.timedelta(days=1)).isoformat(),
+        "--rules-approved-on",  # R:R4 the authority approved the Rules of Play before the first sale
+        today.isoformat(),
+        "--rules-approval-reference",
+        "City of Owen Sound, letter LL-2026-017",
         "--purpose",
         "community",
         "--active-since",
