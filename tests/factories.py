@@ -387,11 +387,16 @@ def event_with_closed_draws(sales, *, actor, licence=None, **event_kwargs):
 
 
 def trust_account_for(event, *, actor, **kwargs):
-    """A trust account with two signing officers in charge (L12)."""
+    """A trust account with two signing officers in charge (L12). Their names
+    are fixed so that reports, which list the members in charge by name, print
+    the same signers on every run."""
     from licensing.services import trust_account_open
 
     organisation = event.licence.organisation
-    officers = [MemberFactory(organisation=organisation, is_in_charge=True) for _ in range(2)]
+    officers = [
+        MemberFactory(organisation=organisation, full_name=f"Sam Signing Officer {n}", is_in_charge=True)
+        for n in (1, 2)
+    ]
     kwargs.setdefault("opened_on", event.licence.issued_on)
     return trust_account_open(
         actor=actor,
