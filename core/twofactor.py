@@ -17,6 +17,7 @@ from django.db import transaction
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext_lazy as _
 from django_otp import login as otp_login
 from django_otp import match_token, user_has_device
 from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -84,7 +85,7 @@ class TwoFactorMiddleware:
 
 class TokenForm(forms.Form):
     token = forms.CharField(
-        label="6-digit code from your authenticator app",
+        label=_("6-digit code from your authenticator app"),
         min_length=6,
         max_length=8,
         widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric"}),
@@ -93,7 +94,7 @@ class TokenForm(forms.Form):
     def clean_token(self):
         token = self.cleaned_data["token"].replace(" ", "")
         if not token.isdigit():
-            raise forms.ValidationError("Enter the digits shown in your authenticator app.")
+            raise forms.ValidationError(_("Enter the digits shown in your authenticator app."))
         return token
 
 
@@ -155,8 +156,10 @@ def two_factor_setup(request):
             return redirect(_next_url(request))
         form.add_error(
             "token",
-            "That code did not match. Codes change every 30 seconds: "
-            "check the time on your phone and enter the current one.",
+            _(
+                "That code did not match. Codes change every 30 seconds: "
+                "check the time on your phone and enter the current one."
+            ),
         )
     secret = b32encode(device.bin_key).decode()
     return render(
@@ -185,9 +188,11 @@ def two_factor_verify(request):
             return redirect(_next_url(request))
         form.add_error(
             "token",
-            "That code did not match, or too many codes were tried: wait a "
-            "moment and enter the current code. Lost your phone? Ask an "
-            "administrator to reset your authenticator.",
+            _(
+                "That code did not match, or too many codes were tried: wait a "
+                "moment and enter the current code. Lost your phone? Ask an "
+                "administrator to reset your authenticator."
+            ),
         )
     return render(
         request,

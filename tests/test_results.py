@@ -13,6 +13,7 @@ from licensing.models import SalesChannel
 from raffle.errors import RaffleError
 from raffle.models import DrawState, WinnerNameConsent
 from raffle.services.results import winner_name_consent_record
+from tests.catalogue import read_po
 from tests.factories import LicenceFactory, event_with_draw, login_verified, run_draw, user_with_role
 
 pytestmark = pytest.mark.django_db
@@ -165,37 +166,9 @@ def test_every_french_message_is_translated_and_compiled():  # R:R4
     from django.conf import settings
 
     folder = Path(settings.BASE_DIR) / "locale" / "fr" / "LC_MESSAGES"
-    entries = _read_po(folder / "django.po")
+    entries = read_po(folder / "django.po")
     assert entries and all(msgstr for msgstr in entries.values()), [k for k, v in entries.items() if not v]
     with open(folder / "django.mo", "rb") as compiled:
         catalogue = gettext.GNUTranslations(compiled)
     for msgid, msgstr in entries.items():
         assert catalogue.gettext(msgid) == msgstr, msgid
-
-
-def _read_po(path) -> dict[str, str]:
-    """The msgid -> msgstr pairs of a .po file (no plurals or contexts used here)."""
-    import ast
-
-    entries, key, current = {}, None, None
-    parts: dict[str, list[str]] = {"msgid": [], "msgstr": []}
-
-    def flush():
-        msgid = "".join(parts["msgid"])
-        if msgid:  # the empty msgid is the catalogue's header
-            entries[msgid] = "".join(parts["msgstr"])
-        parts["msgid"], parts["msgstr"] = [], []
-
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("msgid "):
-            flush()
-            key, current = "msgid", line[6:]
-        elif line.startswith("msgstr "):
-            key, current = "msgstr", line[7:]
-        elif line.startswith('"') and key:
-            current = line
-        else:
-            continue
-        parts[key].append(ast.literal_eval(current))
-    flush()
-    return entries

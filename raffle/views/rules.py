@@ -11,6 +11,7 @@ from django.http import HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext as _
 
 from core.errors import DomainError
 from core.pdf import html_to_pdf, pdf_response
@@ -35,7 +36,10 @@ def rules_of_play_pdf(request, event_id: int):
     the text changed (`rules_pdf_stored`); an unchanged version is a 304."""
     event = get_object_or_404(selectors.event_list(), pk=event_id)
     context = build_rules(event)
-    context["footer_left"] = f"Rules of Play · {event.name} · licence {event.licence.number}"
+    context["footer_left"] = _("Rules of Play · %(name)s · licence %(number)s") % {
+        "name": event.name,
+        "number": event.licence.number,
+    }
     html = render_to_string("pdf/rules_of_play.html", context)
     version = hashlib.sha256(html.encode()).hexdigest()[:32]
     etag = f'"{version}"'

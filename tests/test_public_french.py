@@ -1,0 +1,146 @@
+"""#16 French on every public page: each public template's words go through
+the catalogue (locale/fr), every one of them is translated, and no English
+sentence is left outside a translation tag. A new English string on a public
+page fails here until `make messages` gathers it and it is translated."""
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from django.utils import formats, timezone, translation
+from django.utils.translation.template import templatize
+
+from core.pdf import pdf_text
+from core.roles import SELLER
+from tests.catalogue import read_po
+from tests.factories import user_with_role
+
+TEMPLATES = Path(settings.BASE_DIR) / "templates"
+
+# What anyone may open without signing in, and what a purchaser holds.
+PUBLIC_TEMPLATES = [
+    "base.html",
+    "_error_page.html",
+    "400.html",
+    "403.html",
+    "403_csrf.html",
+    "404.html",
+    "500.html",
+    "raffle/home.html",
+    "raffle/board.html",
+    "raffle/results/public.html",
+    "raffle/results/announcement.html",
+    "raffle/rules_of_play.html",
+    "raffle/_rules_body.html",
+    "registration/login.html",
+    "registration/locked_out.html",
+    "registration/two_factor_setup.html",
+    "registration/two_factor_verify.html",
+    "pdf/base.html",
+    "pdf/ticket.html",
+    "pdf/rules_of_play.html",
+]
+
+# Names that are the same in both languages.
+PROPER_NAMES = {"ConnexOntario"}
+
+_GETTEXT = re.compile(r"\bgettext\((u?'(?:[^'\\]|\\.)*'|u?\"(?:[^\"\\]|\\.)*\")\)")
+_BLOCKS = re.compile(r"{%\s*(blocktranslate|blocktrans|comment)\b.*?{%\s*end\1\s*%}", re.S)
+_TAGS = re.compile(r"{%.*?%}|{{.*?}}|{#.*?#}", re.S)
+_WORD = re.compile(r"[A-Za-zÀ-ÿ]{2,}")
+
+
+def _msgids(source: str) -> list[str]:
+    import ast
+
+    return [ast.literal_eval(literal.lstrip("u")) for literal in _GETTEXT.findall(templatize(source))]
+
+
+class _VisibleText(HTMLParser):
+    """The words a reader sees (text, alt, title, aria-label, placeholder)
+    once every template tag and translation block is taken out."""
+
+    def __init__(self):
+        super().__init__()
+        self.words: list[str] = []
+        self._hidden = 0
+
+    def handle_starttag(self, tag, attrs):
+        self._hidden += tag in ("script", "style")
+        self.words += [v for k, v in attrs if k in ("alt", "title", "aria-label", "placeholder") and v]
+
+    def handle_endtag(self, tag):
+        self._hidden -= tag in ("script", "style")
+
+    def handle_data(self, data):
+        if not self._hidden:
+            self.words.append(data)
+
+
+def _untranslated_words(source: str) -> list[str]:
+    source = re.sub(r"{%\s*block style\s*%}.*?{%\s*endblock\s*%}", " ", source, flags=re.S)  # CSS
+    parser = _VisibleText()
+    parser.feed(_TAGS.sub(" ", _BLOCKS.sub(" ", source)))
+    return [w for text in parser.words for w in _WORD.findall(text) if w not in PROPER_NAMES]
+
+
+@pytest.fixture(scope="module")
+def catalogue() -> dict[str, str]:
+    return read_po(Path(settings.BASE_DIR) / "locale" / "fr" / "LC_MESSAGES" / "django.po")
+
+
+@pytest.mark.parametrize("name", PUBLIC_TEMPLATES)
+def test_every_string_of_a_public_template_is_in_the_french_catalogue(name, catalogue):  # R:R4
+    source = (TEMPLATES / name).read_text(encoding="utf-8")
+    missing = [msgid for msgid in _msgids(source) if not catalogue.get(msgid)]
+    assert not missing, f"{name}: not translated in locale/fr: {missing}"
+
+
+@pytest.mark.parametrize("name", PUBLIC_TEMPLATES)
+def test_no_english_is_left_outside_the_translation_tags_of_a_public_template(name):  # R:R4
+    assert not _untranslated_words((TEMPLATES / name).read_text(encoding="utf-8")), name
+
+
+def test_the_checks_catch_a_forgotten_string(catalogue):
+    """The two checks above fail on the mistakes they exist for."""
+    assert _untranslated_words("<p>Buy tickets</p><p>{% translate 'Sold out' %}</p>") == ["Buy", "tickets"]
+    assert _msgids("{% load i18n %}{% translate 'A sentence nobody translated' %}") == ["A sentence nobody translated"]
+    assert not catalogue.get("A sentence nobody translated")
+
+
+# --- What a French reader gets ------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_french_browser_gets_the_sign_in_page_in_french(client):  # R:R4
+    page = client.get(reverse("login"), HTTP_ACCEPT_LANGUAGE="fr-CA,fr;q=0.9").content.decode()
+    assert '<html lang="fr">' in page and "Attrapez l’as" in page
+    assert "Sign in" not in page
+
+
+@pytest.mark.django_db
+def test_a_ticket_printed_in_french_reads_french_with_french_money_and_dates(client):  # R:R4 R:T10
+    """A seller whose browser speaks French prints a ticket in French: the
+    draw's date as "jeudi 10 décembre 2026, 19 h 30" and the price as
+    "20,00 $", every label in French, the helpline included."""
+    from tests.test_ticket_layouts import ten_ticket_sale
+
+    seller = user_with_role(SELLER)
+    client.force_login(seller)
+    sale = ten_ticket_sale(seller)
+    client.post(reverse("set_language"), {"language": "fr", "next": "/"})
+    response = client.post(reverse("sale_ticket_pdf", args=[sale.pk]), {"paper": "receipt"})
+    text = " ".join(pdf_text(response.content).split())
+    scheduled = timezone.localtime(sale.draw.scheduled_at)
+    with translation.override("fr"):
+        french_date = formats.date_format(scheduled, r"l j F Y, G \h i")
+    assert f"Tirage 1, {french_date}" in text
+    assert "20,00 $" in text and "Billet 1 sur 10" in text and "Aide pour le jeu problématique" in text
+    assert "Valable pour le tirage 1 seulement" in text, text
+    for english in ("Ticket ", "Draw 1", "Purchaser:", "$20.00"):
+        assert english not in text, english
+    sheets = client.post(reverse("sale_ticket_pdf", args=[sale.pk]), {"paper": "letter"})
+    assert "Page 1 de 2" in pdf_text(sheets.content)  # the footer's counter, translated as one sentence
