@@ -39,6 +39,8 @@ INSTALLED_APPS = [
     "django_otp",
     "django_otp.plugins.otp_totp",
     "axes",
+    # The queue of background tasks (e-mailed receipts, winner notices) in production.
+    "django_tasks_db",
     "core",
     "licensing",
     "raffle",
@@ -179,6 +181,23 @@ MAILERS = {
     },
 }
 DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default="Catch the Ace <raffle@localhost>")
+# The site's public address, for links in e-mails (e.g. https://raffle.example.org); none when unset.
+PUBLIC_BASE_URL = env("DJANGO_PUBLIC_URL", default="")
+
+# Background tasks (Django's tasks framework): e-mailed receipts and winner
+# notices are sent after the sale commits, never inside it, so a slow mail
+# server never slows a sale. The demo runs them at once; production queues
+# them in the database for `python manage.py db_worker` (docs/deploy.md).
+TASKS = {
+    "default": {
+        "BACKEND": env(
+            "DJANGO_TASKS_BACKEND",
+            default=(
+                "django.tasks.backends.immediate.ImmediateBackend" if DEBUG else "django_tasks_db.DatabaseBackend"
+            ),
+        ),
+    },
+}
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 LOGIN_URL = "login"

@@ -34,4 +34,6 @@ TEMPLATES[0]["DIRS"] = [*TEMPLATES[0]["DIRS"], BASE_DIR / "tests" / "templates"]
 # switch it on (tests/test_security.py, tests/test_url_matrix.py), and
 # `tests.factories.login_verified` gives a session that passed two-factor.
 AXES_ENABLED = False
+# Tasks run at once (after the commit, as in production); tests of the queue switch to the database backend.
+TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
 REQUIRE_2FA_ROLES: list[str] = []

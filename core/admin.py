@@ -1,4 +1,5 @@
 from django.contrib import admin, messages
+from django_tasks_db.models import DBTaskResult
 
 from core.errors import DomainError
 from core.models import AuditEntry
@@ -123,3 +124,9 @@ class RoleUserAdmin(NoDeleteMixin, UserAdmin):
                 ),
                 messages.WARNING,
             )
+
+
+# The task queue's own admin would show every organisation's queued e-mails,
+# and a failed task's traceback may hold a buyer's address: the worker's log
+# is where an operator reads failures (docs/deploy.md), not the records.
+admin.site.unregister(DBTaskResult)

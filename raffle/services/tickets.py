@@ -16,6 +16,7 @@ from core.text import ascii_digits
 from licensing.models import SalesChannel
 from raffle.errors import RaffleError
 from raffle.models import Draw, DrawState, Sale, TicketRoll
+from raffle.notifications import receipt_after_commit
 from raffle.services.pool import draw_sales_channel, normalise_serial, pending_amendment
 from raffle.services.sale_path import (
     SaleLine,
@@ -87,6 +88,7 @@ def ticket_sell(
     [serials] = write_sales(batch)
     [sale] = batch.sales
     audit_sales(actor=actor, draw=draw, sales=[sale], action="raffle.ticket.sell", data={"serials": serials, **bingo})
+    receipt_after_commit(sale)  # e-mailed once the sale commits, never inside it
     return sale
 
 
