@@ -1,4 +1,5 @@
 import pytest
+from django.utils import translation
 
 from tests.factories import UserFactory, event_with_draw
 
@@ -21,6 +22,16 @@ def event(db, staff_user):
 @pytest.fixture
 def draw(event):
     return event.draws.get(number=1)
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    """A request in French leaves French active in the test's thread (Django's
+    LocaleMiddleware activates the visitor's language and a real server's
+    next request activates its own); the next test starts in English again,
+    as a management command or a fresh request would."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True, scope="session")
