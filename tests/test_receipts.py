@@ -13,8 +13,9 @@ from django_tasks_db.models import DBTaskResult
 from licensing.models import SalesChannel
 from raffle import services
 from raffle.errors import RaffleError
+from raffle.models import DrawState
 from raffle.notifications import email_address
-from tests.factories import LicenceFactory, event_with_draw
+from tests.factories import LicenceFactory, event_with_draw, run_draw
 
 pytestmark = pytest.mark.django_db
 
@@ -102,4 +103,32 @@ def test_a_sale_voided_before_its_receipt_went_out_sends_nothing(selling_draw, s
     sale = sell(selling_draw, staff_user, "ann@example.org")
     services.sale_void(actor=staff_user, sale=sale, reason="wrong tier entered")
     call_command("db_worker", batch=True, no_startup_delay=True, verbosity=0)
+    assert mail.outbox == []
+
+
+# --- The notice to the winner ---------------------------------------------------------------------
+
+
+def test_the_holder_of_the_winning_ticket_is_told_by_e_mail(
+    selling_draw, staff_user, django_capture_on_commit_callbacks
+):  # R:D2 R:T9
+    """An electronic raffle's only buyer left an e-mail address; when the RNG
+    draws their ticket they get a notice naming the ticket, the draw and the
+    envelope they picked, sent once the drawing commits."""
+    with django_capture_on_commit_callbacks(execute=True):
+        sell(selling_draw, staff_user, "ann@example.org")
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        draw = run_draw(selling_draw, actor=staff_user, sales="0", until=DrawState.TICKET_DRAWN)
+    [notice] = mail.outbox
+    assert notice.to == ["ann@example.org"]
+    assert notice.subject == f"Your ticket {draw.winning_serial} won draw 1 of {draw.event.name}"
+    assert "The envelope you picked on your ticket, number 12, is opened for you" in notice.body
+    assert "will contact you about your prize" in notice.body and "ConnexOntario" in notice.body
+
+
+def test_a_winner_reached_only_by_phone_gets_no_e_mail(selling_draw, staff_user, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        sell(selling_draw, staff_user, "519-555-0101")
+        run_draw(selling_draw, actor=staff_user, sales="0", until=DrawState.TICKET_DRAWN)
     assert mail.outbox == []

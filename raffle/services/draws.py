@@ -29,6 +29,7 @@ from raffle.models import (
     SelectionMethod,
     deck_commitment_hash,
 )
+from raffle.notifications import winner_notice_after_commit
 from raffle.services import draw_machine
 from raffle.services.card_entry import typed_card
 from raffle.services.destruction import log_card_destruction, log_signature_refusals
@@ -93,6 +94,7 @@ def draw_record_winning_ticket(
         )
         serial = ticket.serial
         winner_name = ticket.sale.purchaser_name or (winner_name or "").strip()[:150]
+        winner_notice_after_commit(ticket)  # e-mailed once the drawing commits
         data = {
             **data,
             "method": method,
