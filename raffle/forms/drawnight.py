@@ -1,6 +1,7 @@
 """Forms for the draw steps. They only parse input; the services decide."""
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from raffle.cards import ACE_OF_SPADES, parse_card
 from raffle.errors import RaffleError
@@ -179,6 +180,15 @@ class RngMustGoRedrawForm(MustGoRedrawForm):
 
     confirm = forms.BooleanField(
         label="I confirm the card is destroyed: draw the next winning ticket now", required=True
+    )
+
+
+class MustGoOpenNextForm(DestructionForm):
+    """R:P7 no valid ticket is left in the must-go final draw: the card is
+    destroyed and the lowest sealed envelope opened next (Rules of Play)."""
+
+    confirm = forms.BooleanField(
+        label=_("I confirm the card is destroyed: open the lowest sealed envelope next"), required=True
     )
 
 

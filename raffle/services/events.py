@@ -13,12 +13,14 @@ from licensing.terms import licence_expires_on, licence_in_force_on
 from raffle.errors import RaffleError
 from raffle.models import (
     ENVELOPE_COUNT,
+    MUST_GO_PAYOUTS_OFFERED,
     DeckKind,
     Draw,
     Envelope,
     EnvelopeTakenProcedure,
     Event,
     MustGoPayout,
+    MustGoReason,
     PriceTier,
     RevenueModel,
     SeedSource,
@@ -75,9 +77,12 @@ def event_setup(
     max_tickets_per_person: int | None = None,
     rules_approved_on: datetime.date | None = None,
     rules_approval_reference: str = "",
+    last_draw_number: int | None = None,
 ) -> Event:
     """Create the event of a licence with its 52 envelopes and its first draw;
-    the authority's approval of its Rules of Play when it is already known (R4)."""
+    the authority's approval of its Rules of Play when it is already known (R4).
+    R:P7 `last_draw_number` fixes the event's last draw (e.g. 40 weekly
+    draws): that draw is the must-go final draw, and none is scheduled after it."""
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     if licence.status != LicenceStatus.ACTIVE:
         raise RaffleError(
@@ -119,6 +124,13 @@ def event_setup(
         # A bingo event's exit strategy is chosen on purpose (T12); others start from the usual one.
         must_go_payout = "" if revenue_model == RevenueModel.BINGO else MustGoPayout.SHARE_NON_ACE
     _check_must_go_payout(must_go_payout)
+    last_draw_number = _check_last_draw(
+        licence=licence,
+        number=last_draw_number,
+        first_draw_at=first_draw_at,
+        interval_days=draw_interval_days,
+        payout=must_go_payout,
+    )
 
     event = Event(
         licence=licence,
@@ -136,6 +148,7 @@ def event_setup(
         **credit,
         revenue_model=revenue_model,
         must_go_payout=must_go_payout,
+        last_draw_number=last_draw_number,
         max_tickets_per_person=max_tickets_per_person or None,  # stated in the Rules of Play
     )
     if rules_approved_on is not None:
@@ -152,7 +165,7 @@ def event_setup(
     if deck_kind == DeckKind.ELECTRONIC:  # R:E4 shuffled and committed before the first sale
         commitments = deck_shuffle_and_commit(event=event)
         deck = {"deck_root": deck_root(commitments), "commitments": commitments}
-    Draw.objects.create(event=event, number=1, scheduled_at=first_draw_at)
+    first = Draw.objects.create(event=event, number=1, scheduled_at=first_draw_at)
     audit_record(
         actor=actor,
         action="raffle.event.setup",
@@ -171,9 +184,61 @@ def event_setup(
             **deck,
             "revenue_model": revenue_model,
             "must_go_payout": must_go_payout,
+            "last_draw_number": last_draw_number,
         },
     )
+    draw_mark_if_last(actor=actor, event=event, draw=first)
     return event
+
+
+def draw_mark_if_last(*, actor, event: Event, draw: Draw) -> Draw:
+    """R:P7 the event's fixed last draw is the must-go final draw from the
+    moment it is scheduled (at set-up for draw 1, or when the draw before it
+    rolls over). Runs inside the caller's transaction."""
+    if event.last_draw_number != draw.number or draw.must_go:
+        return draw
+    draw.must_go, draw.must_go_reason = True, MustGoReason.LAST_DRAW
+    draw.save(update_fields=["must_go", "must_go_reason"])
+    audit_record(
+        actor=actor,
+        action="raffle.draw.set_must_go",
+        obj=draw,
+        data={
+            "event": event.pk,
+            "number": draw.number,
+            "reason": MustGoReason.LAST_DRAW,
+            "payout": event.must_go_payout,
+            "fixed_last_draw": True,
+        },
+    )
+    return draw
+
+
+def _check_last_draw(*, licence: Licence, number, first_draw_at, interval_days: int, payout: str) -> int | None:
+    """R:P7 a fixed last draw: a whole number from 1, a draw the licence
+    still covers, and an exit strategy that says how it pays."""
+    if number in (None, ""):
+        return None
+    try:
+        number = int(number)
+    except (TypeError, ValueError):
+        raise RaffleError(f"The last draw is a draw number, like 40; {number!r} is not one.") from None
+    if number < 1:
+        raise RaffleError("The last draw is a draw number from 1 up.")
+    if not payout:
+        raise RaffleError(
+            f"Draw {number} would be the must-go final draw: the Rules of Play must first say how its holders "
+            "are paid (the exit strategy).",
+            rule="P7",
+        )
+    day = timezone.localdate(first_draw_at) + datetime.timedelta(days=interval_days * (number - 1))
+    if not licence_in_force_on(licence, day):
+        raise RaffleError(
+            f"Draw {number} would be held on {day:%Y-%m-%d}, after licence {licence.number} expires on "
+            f"{licence_expires_on(licence, day):%Y-%m-%d}; choose an earlier last draw.",
+            rule="P7",
+        )
+    return number
 
 
 def _check_seed(*, licence: Licence, seed: Decimal, source: str, reference, issuer, expires_on) -> dict:
@@ -235,9 +300,23 @@ def _check_revenue_model(*, licence: Licence, revenue_model: str, draw_place: st
         )
 
 
-def _check_must_go_payout(value: str) -> None:
+def _check_must_go_payout(value: str, *, event: Event | None = None) -> None:
+    """R:P7 one of the ways the Rules of Play may choose. A way no longer
+    offered stays valid for the events that already state it."""
     if value and value not in MustGoPayout.values:
         raise RaffleError("Choose how the holders of a must-go final draw are paid.")
+    if value and value not in MUST_GO_PAYOUTS_OFFERED and (event is None or event.must_go_payout != value):
+        raise RaffleError(
+            "The must-go draw's prize is either shared by the holders of the tickets drawn before the ace, or won "
+            "by the first ticket drawn while later tickets play for the jackpot only; choose one of those.",
+            rule="P7",
+        )
+    if not value and event is not None and event.last_draw_number:
+        raise RaffleError(
+            f"Draw {event.last_draw_number} is the event's fixed last draw, a must-go draw: the Rules of Play "
+            "must say how its holders are paid.",
+            rule="P7",
+        )
 
 
 def _clean_policy(text: str) -> str:
@@ -291,7 +370,7 @@ def event_update_rules(*, actor, event: Event, price_tiers=None, **changes) -> E
     if "claim_period_days" in changes and int(changes["claim_period_days"]) < 1:
         raise RaffleError("Give winners at least one day to claim their prize.", rule="T8")
     if "must_go_payout" in changes:
-        _check_must_go_payout(changes["must_go_payout"])
+        _check_must_go_payout(changes["must_go_payout"], event=event)
     if "unclaimed_prize_policy" in changes:
         changes["unclaimed_prize_policy"] = _clean_policy(changes["unclaimed_prize_policy"])
     if "draw_place" in changes:

@@ -1,0 +1,93 @@
+"""Each holder of the must-go draw is paid their own share by their own
+payment (RULES P7, P3): the treasurer's story after a draw shared by two."""
+
+import datetime
+from decimal import Decimal
+
+import pytest
+
+from core.audit import audit_verify
+from licensing.models import PaymentMethod
+from raffle import services
+from raffle.errors import RaffleError
+from raffle.models import MustGoPayout, PrizeKind, PrizePayment
+from tests.factories import event_with_closed_draws
+from tests.must_go_story import play_must_go, stub_must_go_draw
+
+pytestmark = pytest.mark.django_db
+D = Decimal
+
+
+def _pay(draw, user, holder=None, kind=PrizeKind.DRAW_PRIZE, amount=None, reference="2001"):
+    return services.prize_payment_record(
+        actor=user,
+        draw=draw,
+        kind=kind,
+        method=PaymentMethod.CHEQUE,
+        reference=reference,
+        paid_on=draw.held_on + datetime.timedelta(days=2),
+        payee="Pat Buyer",
+        holder=holder,
+        amount=amount,
+    )
+
+
+@pytest.fixture
+def shared_draw(treasurer):
+    """$1,000.10 of stubs: a $200.02 draw prize. Every holder shares it; the
+    first ticket opens the 9 of Diamonds, the second the Ace of Spades."""
+    event, draw, members = stub_must_go_draw(actor=treasurer, payout=MustGoPayout.SHARE_ALL, sales="1000.10")
+    draw = play_must_go(draw, actor=treasurer, members=members, cards=["9D", "AS"])
+    first, second = draw.must_go_tickets.order_by("sequence")
+    return draw, first, second
+
+
+def test_two_holders_are_paid_their_own_shares_by_their_own_payments(shared_draw, treasurer):  # R:P7 R:P3
+    draw, first, second = shared_draw
+    assert (first.draw_prize_share, second.draw_prize_share) == (D("100.01"), D("100.01"))
+    assert second.jackpot_share == draw.jackpot_awarded == D("300.03") and first.jackpot_share == 0
+
+    paid_first = _pay(draw, treasurer, holder=first, reference="2001")
+    paid_second = _pay(draw, treasurer, holder=second, amount="100.01", reference="2002")
+    # The ace holder alone is owed the jackpot: the payment needs no holder named.
+    jackpot = _pay(draw, treasurer, kind=PrizeKind.JACKPOT, reference="2003")
+
+    assert (paid_first.amount, paid_first.must_go_ticket) == (D("100.01"), first)
+    assert (paid_second.amount, paid_second.must_go_ticket) == (D("100.01"), second)
+    assert (jackpot.amount, jackpot.must_go_ticket) == (D("300.03"), second)
+    total = sum(PrizePayment.objects.filter(draw=draw).values_list("amount", flat=True))
+    assert total == draw.draw_prize + draw.jackpot_awarded
+    assert audit_verify().intact
+
+
+def test_an_over_payment_of_a_share_is_refused_in_plain_words(shared_draw, treasurer):  # R:P7
+    draw, first, _ = shared_draw
+    with pytest.raises(RaffleError) as refused:
+        _pay(draw, treasurer, holder=first, amount="200.02")
+    assert str(refused.value) == (
+        "$200.02 is more than the share of the draw prize (20%) of draw 1 owed to the holder of ticket "
+        f"{first.winning_serial} (Pat Buyer): $100.01. Nothing was recorded; pay $100.01."
+    )
+    assert refused.value.rule == "P7" and not PrizePayment.objects.exists()
+
+
+def test_a_shared_prize_cannot_be_paid_without_naming_the_holder_nor_twice(shared_draw, treasurer):  # R:P7
+    draw, first, second = shared_draw
+    with pytest.raises(RaffleError, match="say which holder this payment is for") as refused:
+        _pay(draw, treasurer)
+    assert first.winning_serial in str(refused.value) and second.winning_serial in str(refused.value)
+    _pay(draw, treasurer, holder=first)
+    with pytest.raises(RaffleError, match="already paid"):
+        _pay(draw, treasurer, holder=first, reference="2009")
+    with pytest.raises(RaffleError, match="no share of the progressive jackpot"):
+        _pay(draw, treasurer, holder=first, kind=PrizeKind.JACKPOT)
+    with pytest.raises(RaffleError, match="paid whole, in one payment"):
+        _pay(draw, treasurer, holder=second, amount="50.00")
+    assert PrizePayment.objects.count() == 1
+
+
+def test_an_ordinary_draw_prize_is_still_paid_whole_to_its_one_winner(treasurer):  # R:P3
+    event, draws = event_with_closed_draws(["100.00"], actor=treasurer)
+    with pytest.raises(RaffleError, match="more than the draw prize"):
+        _pay(draws[0], treasurer, amount="20.01")
+    assert _pay(draws[0], treasurer).amount == D("20.00") == draws[0].draw_prize
