@@ -91,3 +91,62 @@ def test_an_ordinary_draw_prize_is_still_paid_whole_to_its_one_winner(treasurer)
     with pytest.raises(RaffleError, match="more than the draw prize"):
         _pay(draws[0], treasurer, amount="20.01")
     assert _pay(draws[0], treasurer).amount == D("20.00") == draws[0].draw_prize
+
+
+def _pdf_text(pdf: bytes) -> str:
+    from core.pdf import pdf_text
+
+    return " ".join(pdf_text(pdf).split())
+
+
+def test_the_reports_list_each_holders_share_and_payment(shared_draw, treasurer):  # R:P7 R:R1 R:R2
+    from raffle.reports.builders import final_report, four_draw_report
+    from raffle.reports.render import final_pdf, four_draw_pdf
+
+    draw, first, second = shared_draw
+    paid = _pay(draw, treasurer, holder=first, reference="2001")
+    four = _pdf_text(four_draw_pdf(four_draw_report(draw.event, 1)))
+    on = f"{paid.paid_on:%Y-%m-%d}"
+    assert (
+        f"1. ticket {first.winning_serial} (Pat Buyer), envelope 10, 9D, share $100.01, "
+        f"paid $100.01 cheque 2001 on {on}" in four
+    )
+    assert f"2. ticket {second.winning_serial} (Pat Buyer), envelope 11, AS, share $100.01 + jackpot $300.03, " in four
+    assert "+ jackpot $300.03, not paid yet" in four
+    assert f"share of ticket {first.winning_serial}" in four  # the prize payments table names the holder
+    final = _pdf_text(final_pdf(final_report(draw.event)))
+    assert f"must-go 1: {first.winning_serial} Pat Buyer 9D, share $100.01: paid $100.01 cheque 2001" in final
+    assert "share $400.04 (jackpot $300.03): not paid yet" in final
+
+
+def test_the_treasurer_pays_each_holder_from_the_prizes_page(client, shared_draw):  # R:P7 R:P3
+    from django.contrib.auth.models import Group
+
+    from core import roles
+    from tests.factories import UserFactory
+
+    draw, first, second = shared_draw
+    treasurer = UserFactory(username="page-treasurer")
+    treasurer.groups.add(Group.objects.get(name=roles.TREASURER))
+    client.force_login(treasurer)
+    url = f"/treasury/{draw.event_id}/prizes/"
+    form = {
+        "draw": draw.pk,
+        "kind": PrizeKind.DRAW_PRIZE,
+        "holder": first.pk,
+        "payee": "Pat Buyer",
+        "method": PaymentMethod.CHEQUE,
+        "reference": "3001",
+        "paid_on": f"{draw.held_on + datetime.timedelta(days=1):%Y-%m-%d}",
+    }
+    refused = client.post(url + "pay/", {**form, "amount": "200.02"}, follow=True).content.decode()
+    assert "is more than the share of the draw prize (20%) of draw 1 owed to the holder" in refused
+    assert not PrizePayment.objects.exists()
+    client.post(url + "pay/", {**form, "amount": "100.01"})
+    client.post(url + "pay/", {**form, "holder": second.pk, "reference": "3002"})
+    page = client.get(url).content.decode()
+    assert "each holder&#x27;s share" in page or "each holder's share" in page
+    rows = page.split('id="must-go-shares"')[1].split("</table>")[0]
+    assert rows.count("$100.01") == 4  # two shares, two payments
+    assert "cheque 3001" in rows and "cheque 3002" in rows and "not paid yet" not in rows
+    assert [p.must_go_ticket for p in PrizePayment.objects.order_by("reference")] == [first, second]
