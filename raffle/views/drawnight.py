@@ -68,6 +68,7 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
         "draw": draw,
         "event": draw.event,
         "screen": screen,
+        "step_name": step.name if step is not None else "",
         "heading": heading,
         "button": button,
         "form": form,
