@@ -150,3 +150,18 @@ def test_the_treasurer_pays_each_holder_from_the_prizes_page(client, shared_draw
     assert rows.count("$100.01") == 4  # two shares, two payments
     assert "cheque 3001" in rows and "cheque 3002" in rows and "not paid yet" not in rows
     assert [p.must_go_ticket for p in PrizePayment.objects.order_by("reference")] == [first, second]
+
+
+def test_a_holder_who_does_not_come_forward_has_only_their_own_share_held(shared_draw, treasurer):  # R:P7 R:P5
+    from raffle.reports.builders import final_report
+
+    draw, first, second = shared_draw
+    _pay(draw, treasurer, holder=first)
+    held = services.prize_mark_unclaimed(actor=treasurer, draw=draw, kind=PrizeKind.DRAW_PRIZE, holder=second)
+    assert (held.amount, held.must_go_ticket) == (D("100.01"), second)
+    with pytest.raises(RaffleError, match="already paid"):
+        services.prize_mark_unclaimed(actor=treasurer, draw=draw, kind=PrizeKind.DRAW_PRIZE, holder=first)
+    assert [(u.must_go_ticket, u.amount) for u in final_report(draw.event).unclaimed_held] == [(second, D("100.01"))]
+    # The holder comes forward within the six months: their share is still paid from the trust account.
+    assert _pay(draw, treasurer, holder=second, reference="2002").amount == D("100.01")
+    assert final_report(draw.event).unclaimed_held == []

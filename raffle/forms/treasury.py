@@ -82,6 +82,15 @@ class HolderChoiceField(forms.ModelChoiceField):
         }
 
 
+def _holders_of(form: forms.Form, event) -> None:
+    """R:P7 the holders of the event's must-go draw to choose from; no field without one."""
+    holders = MustGoTicket.objects.filter(draw__event=event).select_related("draw").order_by("sequence")
+    if holders.exists():
+        form.fields["holder"].queryset = holders
+    else:
+        del form.fields["holder"]
+
+
 class PrizePaymentForm(forms.Form):
     draw = forms.ModelChoiceField(queryset=Draw.objects.none(), label="Draw")
     kind = forms.ChoiceField(choices=PrizeKind.choices, label="Prize")
@@ -109,20 +118,23 @@ class PrizePaymentForm(forms.Form):
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["draw"].queryset = Draw.objects.filter(event=event, state=DrawState.CLOSED)
-        holders = MustGoTicket.objects.filter(draw__event=event).select_related("draw").order_by("sequence")
-        if holders.exists():
-            self.fields["holder"].queryset = holders
-        else:  # no must-go draw: nothing to choose
-            del self.fields["holder"]
+        _holders_of(self, event)
 
 
 class UnclaimedForm(forms.Form):
     draw = forms.ModelChoiceField(queryset=Draw.objects.none(), label="Draw")
     kind = forms.ChoiceField(choices=PrizeKind.choices, label="Prize")
+    holder = HolderChoiceField(
+        queryset=MustGoTicket.objects.none(),
+        required=False,
+        label=_("Holder (must-go draw)"),
+        help_text=_("In a must-go draw only that holder's own share is held (P7)."),
+    )
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["draw"].queryset = Draw.objects.filter(event=event, state=DrawState.CLOSED)
+        _holders_of(self, event)
 
 
 class ContactAttemptForm(forms.Form):

@@ -113,6 +113,10 @@ class UnclaimedPrize(models.Model):
 
     draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="unclaimed_prizes")
     kind = models.CharField(max_length=20, choices=PrizeKind.choices)
+    # R:P7 a must-go draw's holder who has not claimed: only their own share is held.
+    must_go_ticket = models.ForeignKey(
+        MustGoTicket, null=True, blank=True, on_delete=models.PROTECT, related_name="unclaimed"
+    )
     amount = money_field()
     unclaimed_since = models.DateField(help_text="The draw date.")
     added_to_proceeds_on = models.DateField(null=True, blank=True)
@@ -122,7 +126,14 @@ class UnclaimedPrize(models.Model):
     class Meta:
         ordering = ["draw__number", "kind"]
         constraints = [
-            models.UniqueConstraint(fields=["draw", "kind"], name="prize_unclaimed_once"),
+            models.UniqueConstraint(
+                fields=["draw", "kind"], condition=Q(must_go_ticket__isnull=True), name="prize_unclaimed_once"
+            ),
+            models.UniqueConstraint(
+                fields=["must_go_ticket", "kind"],
+                condition=Q(must_go_ticket__isnull=False),
+                name="must_go_share_unclaimed_once",
+            ),
             models.CheckConstraint(condition=Q(amount__gt=0), name="unclaimed_amount_positive"),
         ]
 

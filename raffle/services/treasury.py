@@ -233,7 +233,7 @@ def prize_payment_record(
                 rule="P7" if holder else "P3",
             )
     amount = owed
-    unclaimed = UnclaimedPrize.objects.select_for_update().filter(draw=draw, kind=kind).first()
+    unclaimed = UnclaimedPrize.objects.select_for_update().filter(draw=draw, kind=kind, must_go_ticket=holder).first()
     if unclaimed and unclaimed.added_to_proceeds_on:  # R:P5
         raise RaffleError(
             f"This prize joined the gross proceeds on {unclaimed.added_to_proceeds_on:%Y-%m-%d}; "
@@ -277,17 +277,24 @@ def prize_payment_record(
 
 
 @transaction.atomic
-def prize_mark_unclaimed(*, actor, draw: Draw, kind: str = PrizeKind.DRAW_PRIZE) -> UnclaimedPrize:
-    """R:P5 the winner has not claimed: the prize is held in trust at least six months."""
+def prize_mark_unclaimed(
+    *, actor, draw: Draw, kind: str = PrizeKind.DRAW_PRIZE, holder: MustGoTicket | None = None
+) -> UnclaimedPrize:
+    """R:P5 the winner has not claimed: the prize is held in trust at least
+    six months. R:P7 in a must-go draw, one holder's own share (`holder`)."""
     event, draw = _closed_draw(draw)
-    if PrizePayment.objects.filter(draw=draw, kind=kind).exists():
-        raise RaffleError(f"The {PrizeKind(kind).label.lower()} of draw {draw.number} is already paid.")
-    if UnclaimedPrize.objects.filter(draw=draw, kind=kind).exists():
-        raise RaffleError(f"The {PrizeKind(kind).label.lower()} of draw {draw.number} is already held as unclaimed.")
+    holder, owed = _payment_owed(draw, kind, holder)
+    label = PrizeKind(kind).label.lower()
+    whose = f" owed to the holder of {_holder_label(holder)}" if holder else ""
+    if PrizePayment.objects.filter(draw=draw, kind=kind, must_go_ticket=holder).exists():
+        raise RaffleError(f"The {label} of draw {draw.number}{whose} is already paid.")
+    if UnclaimedPrize.objects.filter(draw=draw, kind=kind, must_go_ticket=holder).exists():
+        raise RaffleError(f"The {label} of draw {draw.number}{whose} is already held as unclaimed.")
     prize = UnclaimedPrize.objects.create(
         draw=draw,
         kind=kind,
-        amount=prize_amount(draw, kind),
+        must_go_ticket=holder,
+        amount=owed,
         unclaimed_since=draw.held_on,
         recorded_by=actor,
     )
@@ -295,7 +302,13 @@ def prize_mark_unclaimed(*, actor, draw: Draw, kind: str = PrizeKind.DRAW_PRIZE)
         actor=actor,
         action="raffle.prize.unclaimed",
         obj=prize,
-        data={"draw": draw.number, "kind": kind, "amount": prize.amount, "hold_until": prize.hold_until},
+        data={
+            "draw": draw.number,
+            "kind": kind,
+            "holder": {"sequence": holder.sequence, "serial": holder.winning_serial} if holder else None,
+            "amount": prize.amount,
+            "hold_until": prize.hold_until,
+        },
     )
     return prize
 

@@ -31,7 +31,7 @@ def prizes(request, event_id: int):
             .prefetch_related("payments")
             .order_by("draw__number", "sequence"),
             unclaimed=UnclaimedPrize.objects.filter(draw__event=event)
-            .select_related("draw")
+            .select_related("draw", "must_go_ticket")
             .prefetch_related("attempts"),
             payment_form=tf.PrizePaymentForm(event=event),
             unclaimed_form=tf.UnclaimedForm(event=event),
@@ -74,7 +74,9 @@ def prize_unclaimed(request, event_id: int):
     return write_and_back(
         request,
         form,
-        lambda d: services.prize_mark_unclaimed(actor=request.user, draw=d["draw"], kind=d["kind"]),
+        lambda d: services.prize_mark_unclaimed(
+            actor=request.user, draw=d["draw"], kind=d["kind"], holder=d.get("holder")
+        ),
         done="Prize held in trust as unclaimed.",
         back=reverse("treasury_prizes", args=[event.pk]),
     )
