@@ -136,3 +136,26 @@ def test_must_go_shares_always_add_up_to_the_prizes_to_the_cent(
         assert jackpots[-1] == jackpot
     else:  # nobody's ticket found it: all the holders share it, earlier tickets first for the odd cents
         assert jackpots == sorted(jackpots, reverse=True) and max(jackpots) - min(jackpots) <= D("0.01")
+
+
+@pytest.mark.django_db
+def test_the_public_results_say_no_ticket_found_the_ace_and_each_holder_checks_their_share(
+    client, staff_user
+):  # R:P7 R:D10
+    from django.core.cache import cache
+    from django.urls import reverse
+
+    cache.clear()  # the "did I win?" look-ups are rate-limited per visitor
+    event, draw, members = stub_must_go_draw(actor=staff_user, payout=MustGoPayout.SHARE_ALL, sales="10")
+    first, second, last = serials(draw)
+    play_must_go(draw, actor=staff_user, members=members, cards=["2H", "3H", "4H", "AS"])
+    url = reverse("public_results", args=[event.pk])
+    page = client.get(url).content.decode()
+    assert "the lowest sealed envelopes were opened in order until it was found" in page
+    assert f"{first}, {second}, {last}" in page  # every holder listed as drawn in the final draw
+    french = client.get(url, HTTP_ACCEPT_LANGUAGE="fr-CA").content.decode()
+    assert "les enveloppes scellées de plus petit numéro ont été ouvertes dans l’ordre" in french
+    checked = client.get(f"{url}?ticket={last}").content.decode()
+    assert f"Ticket {last} was drawn in the final draw (draw 1) and opened envelope 12" in checked
+    assert "for your share of the prizes" in checked
+    cache.clear()
