@@ -1,36 +1,30 @@
 """Setting up an event: the event, its price tiers, 52 envelopes, draw 1."""
 
 import datetime
-from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
 
 from core.audit import audit_record
-from core.money import Rounding, format_money, parse_amount
+from core.money import Rounding, parse_amount
 from licensing.models import Licence, LicenceStatus, SalesChannel
 from licensing.terms import licence_expires_on, licence_in_force_on
 from raffle.errors import RaffleError
 from raffle.models import (
     ENVELOPE_COUNT,
-    MUST_GO_PAYOUTS_OFFERED,
     DeckKind,
     Draw,
     Envelope,
     EnvelopeTakenProcedure,
     Event,
     MustGoPayout,
-    MustGoReason,
     PriceTier,
     RevenueModel,
     SeedSource,
 )
 from raffle.services.deck import deck_root, deck_shuffle_and_commit
-
-# R:P6 the largest seed jackpot that needs no standby letter of credit.
-SEED_WITHOUT_LETTER_OF_CREDIT = Decimal("10000.00")
-# R:P6 a letter of credit runs at least this many days past the licence's expiry.
-CREDIT_DAYS_AFTER_LICENCE = 45
+from raffle.services.must_go import check_last_draw, check_must_go_payout, draw_mark_if_last
+from raffle.services.seed import check_seed_terms
 
 DEFAULT_PRICE_TIERS = [(1, "5.00"), (3, "10.00")]
 
@@ -111,7 +105,7 @@ def event_setup(
         )
     tiers = _parse_price_tiers(price_tiers)
     seed = parse_amount(seed_jackpot, what="The seed jackpot")
-    credit = _check_seed(
+    credit = check_seed_terms(
         licence=licence,
         seed=seed,
         source=seed_source,
@@ -123,8 +117,8 @@ def event_setup(
     if must_go_payout is None:
         # A bingo event's exit strategy is chosen on purpose (T12); others start from the usual one.
         must_go_payout = "" if revenue_model == RevenueModel.BINGO else MustGoPayout.SHARE_NON_ACE
-    _check_must_go_payout(must_go_payout)
-    last_draw_number = _check_last_draw(
+    check_must_go_payout(must_go_payout)
+    last_draw_number = check_last_draw(
         licence=licence,
         number=last_draw_number,
         first_draw_at=first_draw_at,
@@ -191,96 +185,6 @@ def event_setup(
     return event
 
 
-def draw_mark_if_last(*, actor, event: Event, draw: Draw) -> Draw:
-    """R:P7 the event's fixed last draw is the must-go final draw from the
-    moment it is scheduled (at set-up for draw 1, or when the draw before it
-    rolls over). Runs inside the caller's transaction."""
-    if event.last_draw_number != draw.number or draw.must_go:
-        return draw
-    draw.must_go, draw.must_go_reason = True, MustGoReason.LAST_DRAW
-    draw.save(update_fields=["must_go", "must_go_reason"])
-    audit_record(
-        actor=actor,
-        action="raffle.draw.set_must_go",
-        obj=draw,
-        data={
-            "event": event.pk,
-            "number": draw.number,
-            "reason": MustGoReason.LAST_DRAW,
-            "payout": event.must_go_payout,
-            "fixed_last_draw": True,
-        },
-    )
-    return draw
-
-
-def _check_last_draw(*, licence: Licence, number, first_draw_at, interval_days: int, payout: str) -> int | None:
-    """R:P7 a fixed last draw: a whole number from 1, a draw the licence
-    still covers, and an exit strategy that says how it pays."""
-    if number in (None, ""):
-        return None
-    try:
-        number = int(number)
-    except (TypeError, ValueError):
-        raise RaffleError(f"The last draw is a draw number, like 40; {number!r} is not one.") from None
-    if number < 1:
-        raise RaffleError("The last draw is a draw number from 1 up.")
-    if not payout:
-        raise RaffleError(
-            f"Draw {number} would be the must-go final draw: the Rules of Play must first say how its holders "
-            "are paid (the exit strategy).",
-            rule="P7",
-        )
-    day = timezone.localdate(first_draw_at) + datetime.timedelta(days=interval_days * (number - 1))
-    if not licence_in_force_on(licence, day):
-        raise RaffleError(
-            f"Draw {number} would be held on {day:%Y-%m-%d}, after licence {licence.number} expires on "
-            f"{licence_expires_on(licence, day):%Y-%m-%d}; choose an earlier last draw.",
-            rule="P7",
-        )
-    return number
-
-
-def _check_seed(*, licence: Licence, seed: Decimal, source: str, reference, issuer, expires_on) -> dict:
-    """R:P6 a seed (guaranteed minimum) jackpot is set only here, when the event
-    of a new licence is set up. It counts in the prize board (L3), so it must
-    fit in it; over $10,000 it needs an irrevocable standby letter of credit
-    with its reference, its issuer and an expiry at least 45 days after the
-    licence's. Returns the letter's fields for the event."""
-    if source not in SeedSource.values:
-        raise RaffleError("Say where the seed jackpot comes from: the organisation's own funds or a sponsor.")
-    if seed > licence.prize_board:  # R:L3 the seed counts in the prize board
-        raise RaffleError(
-            f"A seed jackpot of {format_money(seed)} does not fit in licence {licence.number}'s prize board of "
-            f"{format_money(licence.prize_board)}: the seed counts in the prize board. Lower the seed, or ask "
-            "the licensing authority for a larger prize board.",
-            rule="L3",
-        )
-    reference, issuer = (reference or "").strip(), (issuer or "").strip()
-    given = [bool(reference), bool(issuer), expires_on is not None]
-    if seed > SEED_WITHOUT_LETTER_OF_CREDIT and not all(given):
-        raise RaffleError(
-            f"A seed jackpot of {format_money(seed)} is over $10,000: record the irrevocable standby letter "
-            "of credit that guarantees it (its reference, its issuer and its expiry) before setting up the event.",
-            rule="P6",
-        )
-    if any(given) and not all(given):
-        raise RaffleError(
-            "Record the whole letter of credit: its reference, the bank or credit union that issued it, and "
-            "its expiry.",
-            rule="P6",
-        )
-    earliest = licence.expires_on + datetime.timedelta(days=CREDIT_DAYS_AFTER_LICENCE)
-    if expires_on is not None and expires_on < earliest:
-        raise RaffleError(
-            f"The letter of credit expires on {expires_on:%Y-%m-%d}; it must run at least "
-            f"{CREDIT_DAYS_AFTER_LICENCE} days past the licence's expiry ({licence.expires_on:%Y-%m-%d}), "
-            f"to {earliest:%Y-%m-%d} or later.",
-            rule="P6",
-        )
-    return {"seed_letter_of_credit": reference, "seed_credit_issuer": issuer, "seed_credit_expires_on": expires_on}
-
-
 def _check_revenue_model(*, licence: Licence, revenue_model: str, draw_place: str) -> None:
     if revenue_model not in RevenueModel.values:
         raise RaffleError("The revenue model must be 'standard' or 'bingo'.")
@@ -297,25 +201,6 @@ def _check_revenue_model(*, licence: Licence, revenue_model: str, draw_place: st
             "Name the bingo hall: a bingo revenue model event sells its tickets and holds "
             "its draws inside the hall only.",
             rule="T12",
-        )
-
-
-def _check_must_go_payout(value: str, *, event: Event | None = None) -> None:
-    """R:P7 one of the ways the Rules of Play may choose. A way no longer
-    offered stays valid for the events that already state it."""
-    if value and value not in MustGoPayout.values:
-        raise RaffleError("Choose how the holders of a must-go final draw are paid.")
-    if value and value not in MUST_GO_PAYOUTS_OFFERED and (event is None or event.must_go_payout != value):
-        raise RaffleError(
-            "The must-go draw's prize is either shared by the holders of the tickets drawn before the ace, or won "
-            "by the first ticket drawn while later tickets play for the jackpot only; choose one of those.",
-            rule="P7",
-        )
-    if not value and event is not None and event.last_draw_number:
-        raise RaffleError(
-            f"Draw {event.last_draw_number} is the event's fixed last draw, a must-go draw: the Rules of Play "
-            "must say how its holders are paid.",
-            rule="P7",
         )
 
 
@@ -370,7 +255,7 @@ def event_update_rules(*, actor, event: Event, price_tiers=None, **changes) -> E
     if "claim_period_days" in changes and int(changes["claim_period_days"]) < 1:
         raise RaffleError("Give winners at least one day to claim their prize.", rule="T8")
     if "must_go_payout" in changes:
-        _check_must_go_payout(changes["must_go_payout"], event=event)
+        check_must_go_payout(changes["must_go_payout"], event=event)
     if "unclaimed_prize_policy" in changes:
         changes["unclaimed_prize_policy"] = _clean_policy(changes["unclaimed_prize_policy"])
     if "draw_place" in changes:

@@ -11,6 +11,7 @@ calls `must_go_settle`. Each holder is then paid their own share by their own
 payment (`raffle.services.treasury.prize_payment_record`).
 """
 
+import datetime
 from decimal import Decimal
 
 from django.db import transaction
@@ -18,12 +19,17 @@ from django.utils import timezone
 
 from core.audit import audit_record
 from core.money import ZERO, share_equally
+from licensing.models import Licence
+from licensing.terms import licence_expires_on, licence_in_force_on
 from raffle.cards import card_name
 from raffle.errors import RaffleError
 from raffle.models import (
+    MUST_GO_PAYOUTS_OFFERED,
     MUST_GO_SETTABLE,
+    Draw,
     DrawState,
     Envelope,
+    Event,
     MustGoPayout,
     MustGoReason,
     MustGoTicket,
@@ -73,6 +79,75 @@ def draw_set_must_go(*, actor, draw, reason: str):
         data={"event": event.pk, "number": draw.number, "reason": reason, "payout": event.must_go_payout},
     )
     return draw
+
+
+def check_must_go_payout(value: str, *, event: Event | None = None) -> None:
+    """R:P7 one of the ways the Rules of Play may choose. A way no longer
+    offered stays valid for the events that already state it."""
+    if value and value not in MustGoPayout.values:
+        raise RaffleError("Choose how the holders of a must-go final draw are paid.")
+    if value and value not in MUST_GO_PAYOUTS_OFFERED and (event is None or event.must_go_payout != value):
+        raise RaffleError(
+            "The must-go draw's prize is either shared by the holders of the tickets drawn before the ace, or won "
+            "by the first ticket drawn while later tickets play for the jackpot only; choose one of those.",
+            rule="P7",
+        )
+    if not value and event is not None and event.last_draw_number:
+        raise RaffleError(
+            f"Draw {event.last_draw_number} is the event's fixed last draw, a must-go draw: the Rules of Play "
+            "must say how its holders are paid.",
+            rule="P7",
+        )
+
+
+def draw_mark_if_last(*, actor, event: Event, draw: Draw) -> Draw:
+    """R:P7 the event's fixed last draw is the must-go final draw from the
+    moment it is scheduled (at set-up for draw 1, or when the draw before it
+    rolls over). Runs inside the caller's transaction."""
+    if event.last_draw_number != draw.number or draw.must_go:
+        return draw
+    draw.must_go, draw.must_go_reason = True, MustGoReason.LAST_DRAW
+    draw.save(update_fields=["must_go", "must_go_reason"])
+    audit_record(
+        actor=actor,
+        action="raffle.draw.set_must_go",
+        obj=draw,
+        data={
+            "event": event.pk,
+            "number": draw.number,
+            "reason": MustGoReason.LAST_DRAW,
+            "payout": event.must_go_payout,
+            "fixed_last_draw": True,
+        },
+    )
+    return draw
+
+
+def check_last_draw(*, licence: Licence, number, first_draw_at, interval_days: int, payout: str) -> int | None:
+    """R:P7 a fixed last draw: a whole number from 1, a draw the licence
+    still covers, and an exit strategy that says how it pays."""
+    if number in (None, ""):
+        return None
+    try:
+        number = int(number)
+    except (TypeError, ValueError):
+        raise RaffleError(f"The last draw is a draw number, like 40; {number!r} is not one.") from None
+    if number < 1:
+        raise RaffleError("The last draw is a draw number from 1 up.")
+    if not payout:
+        raise RaffleError(
+            f"Draw {number} would be the must-go final draw: the Rules of Play must first say how its holders "
+            "are paid (the exit strategy).",
+            rule="P7",
+        )
+    day = timezone.localdate(first_draw_at) + datetime.timedelta(days=interval_days * (number - 1))
+    if not licence_in_force_on(licence, day):
+        raise RaffleError(
+            f"Draw {number} would be held on {day:%Y-%m-%d}, after licence {licence.number} expires on "
+            f"{licence_expires_on(licence, day):%Y-%m-%d}; choose an earlier last draw.",
+            rule="P7",
+        )
+    return number
 
 
 def _record_ticket(*, draw, sequence: int) -> MustGoTicket:
