@@ -44,7 +44,7 @@ def application_list(request):
         {
             "applications": selectors.application_list(),
             "organisations": Organisation.objects.select_related("eligibility").order_by("name"),
-            "licences": selectors.licence_list(),
+            "licences": selectors.licence_rows(),
             "form": ApplicationForm(),
         },
     )

@@ -44,7 +44,7 @@ from raffle.services.pool import (
     record_selection,
     resolve_envelope,
 )
-from raffle.services.schedule import check_draw_time, schedule_base
+from raffle.services.schedule import amended_draw_time, check_draw_time, schedule_base
 from raffle.services.supplier_draw import supplier_winning_ticket
 
 
@@ -309,8 +309,9 @@ def event_conclude(*, actor, event: Event, licence: Licence, draw: Draw, reason:
 
 
 def schedule_next_draw(*, event: Event, after: Draw, actor=None) -> Draw | None:
-    """The draw after `after`, unless it is scheduled already. R:P7 none after
-    the event's fixed last draw; that draw is the must-go final draw."""
+    """The draw after `after`, unless it is scheduled already: the draw
+    interval after it, or the day an approved schedule amendment sets. R:P7
+    none after the event's fixed last draw; that draw is the must-go final draw."""
     if event.draws.filter(number=after.number + 1).exists():
         return None
     if event.last_draw_number and after.number >= event.last_draw_number:
@@ -321,10 +322,11 @@ def schedule_next_draw(*, event: Event, after: Draw, actor=None) -> Draw | None:
         )
     # Days are added to the local time (a zoneinfo datetime adds wall-clock
     # time), so the next draw keeps the hall's hour across daylight saving.
+    planned_at = timezone.localtime(schedule_base(after)) + datetime.timedelta(days=event.draw_interval_days)
     draw = Draw.objects.create(
         event=event,
         number=after.number + 1,
-        scheduled_at=timezone.localtime(schedule_base(after)) + datetime.timedelta(days=event.draw_interval_days),
+        scheduled_at=amended_draw_time(event, after.number + 1, planned_at),  # R:L3 an approved amended schedule
     )
     return draw_mark_if_last(actor=actor, event=event, draw=draw)
 
