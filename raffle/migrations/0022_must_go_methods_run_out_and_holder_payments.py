@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("licensing", "0011_application_signer_date_of_birth"),
-        ("raffle", "0020_rules_of_play_approval"),
+        ("raffle", "0021_roll_ticket_claims"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
