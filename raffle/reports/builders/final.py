@@ -160,13 +160,13 @@ def _fees(event: Event, draws) -> list[PeriodFee]:
 
 def _unclaimed_held(event: Event) -> list[UnclaimedPrize]:
     """R:P5 prizes nobody claimed, still held in trust (not paid, not yet added to the proceeds)."""
-    paid = set(PrizePayment.objects.filter(draw__event=event).values_list("draw_id", "kind"))
+    paid = set(PrizePayment.objects.filter(draw__event=event).values_list("draw_id", "kind", "must_go_ticket_id"))
     return [
         u
         for u in UnclaimedPrize.objects.filter(draw__event=event, added_to_proceeds_on__isnull=True).select_related(
             "draw"
         )
-        if (u.draw_id, u.kind) not in paid
+        if (u.draw_id, u.kind, u.must_go_ticket_id) not in paid  # R:P7 a must-go holder's own share
     ]
 
 
