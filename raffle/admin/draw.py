@@ -9,7 +9,8 @@ from core.admin import ReadOnlyAdminMixin
 from core.errors import DomainError
 from raffle import services
 from raffle.models import CardDestruction, Draw
-from raffle.steps import perform_next_step, step_form
+from raffle.models.draw_steps import step_choices
+from raffle.steps import chosen_step, perform_next_step, step_form
 
 
 @admin.register(Draw)
@@ -50,13 +51,17 @@ class DrawAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         if not request.user.has_perm("raffle.view_draw") or not request.user.is_staff:
             raise PermissionDenied
         draw = get_object_or_404(Draw.objects.select_related("event__licence", "envelope"), pk=draw_id)
-        form = step_form(draw, request.POST if request.method == "POST" else None)
+        # R:T8 the step chosen instead of the next one ("the holder is not here"), named in the address
+        step = chosen_step(draw, request.GET.get("step", ""))
+        form = step_form(draw, request.POST if request.method == "POST" else None, step=step) if step else None
         if request.method == "POST" and form is not None:
             if not request.user.has_perm("raffle.change_draw"):
                 raise PermissionDenied
             if form.is_valid():
                 try:
-                    draw, message = perform_next_step(actor=request.user, draw=draw, cleaned=form.cleaned_data)
+                    draw, message = perform_next_step(
+                        actor=request.user, draw=draw, cleaned=form.cleaned_data, step=step
+                    )
                 except DomainError as error:
                     self.message_user(request, str(error), messages.ERROR)
                 else:
@@ -67,7 +72,8 @@ class DrawAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             "opts": self.model._meta,
             "title": f"{draw.event} — draw {draw.number}",
             "draw": draw,
-            "step": draw.next_step,  # the table's row: what the next step is called
+            "step": step,  # the table's row: what the step is called
+            "choices": [] if request.GET.get("step") else step_choices(draw),
             "form": form,
         }
         return TemplateResponse(request, "admin/raffle/draw/step.html", context)

@@ -5,6 +5,7 @@ exit strategy), `sales`, `supplier` (imports from the registered supplier),
 
 from raffle.forms.audit import RegistrarNotificationForm, VideoForm
 from raffle.forms.drawnight import (
+    ClaimForm,
     CloseSalesForm,
     ConfirmForm,
     DestructionForm,
@@ -44,6 +45,7 @@ __all__ = [
     "SupplierWinningTicketForm",
     "ApprovedUseForm",
     "ReportReturnForm",
+    "ClaimForm",
     "CloseSalesForm",
     "ConfirmForm",
     "ContactAttemptForm",
