@@ -25,13 +25,24 @@ class Section:
     items: list[str] = field(default_factory=list)
 
 
+# R:P7 how the draw prize goes when the final draw runs out of tickets before
+# the ace (`raffle.services.must_go.must_go_payouts` with ace_found=False).
+RUN_OUT_DRAW_PRIZE = {
+    MustGoPayout.SHARE_NON_ACE: "the draw prize is shared equally by the same holders",
+    MustGoPayout.SHARE_ALL: "the draw prize is shared equally by the same holders",
+    MustGoPayout.FIRST_TICKET: "the draw prize goes to the holder of the first ticket drawn",
+    MustGoPayout.FINAL_WINNER: "the draw prize goes to the holder of the last ticket drawn",
+}
+
+
 def draw_schedule(event: Event) -> list[datetime.datetime]:
+    """Every draw the event may hold before its licence expires, from the
+    first, up to its fixed last draw (P7)."""
     # An approved amendment of the licence's dates holds from its effective date (L5).
     expires_on = licence_terms_on(event.licence, timezone.localdate()).expires_on
-    """Every draw the event may hold before its licence expires, from the first."""
     first = timezone.localtime(event.first_draw_at)
     dates = []
-    for number in range(SCHEDULE_LIMIT):
+    for number in range(min(SCHEDULE_LIMIT, event.last_draw_number or SCHEDULE_LIMIT)):
         # Same local time every draw, across daylight-saving changes.
         day = first.date() + datetime.timedelta(days=event.draw_interval_days * number)
         if day > expires_on:
@@ -279,10 +290,23 @@ def rules_of_play(event: Event) -> dict:
         "keep being drawn and envelopes opened until the Ace of Spades is revealed, and every re-draw is "
         "recorded.",
     ]
+    if event.last_draw_number:  # R:P7 a fixed last draw
+        exit_text.append(
+            f"Draw {event.last_draw_number} is the last draw of this lottery: it is the must-go final draw, "
+            "and no draw is held after it."
+        )
     if payout:  # R:P7
         exit_text.append(MustGoPayout(payout).label + ".")
-        if payout != MustGoPayout.FINAL_WINNER:
-            exit_text.append("Shares are to the cent; a cent left over goes to the ticket drawn first.")
+        exit_text.append(
+            "If every valid ticket of the final draw has been drawn before the Ace of Spades is found, the "
+            "lowest-numbered sealed envelopes are opened one at a time, in order, until the Ace of Spades is "
+            "revealed. No ticket found it, so the jackpot is then shared equally by the holders of all the "
+            "tickets drawn in the final draw, and " + RUN_OUT_DRAW_PRIZE[MustGoPayout(payout)] + "."
+        )
+        exit_text.append(
+            "Shares are to the cent; the cents left over go one each to the tickets drawn first. Each holder is "
+            "paid their own share, by their own cheque or transfer."
+        )
     else:
         exit_text.append("NOT YET STATED: how the holders of the final draw are paid. Choose it before the first sale.")
     sections.append(Section("Exit strategy: the must-go final draw", exit_text))

@@ -54,28 +54,32 @@ def test_every_row_has_its_screen_and_each_state_a_row(step):
 def test_every_state_has_a_row_and_only_the_last_state_leads_nowhere():  # R:D8
     assert {step.state for step in DRAW_STEPS} == set(DrawState.values)
     assert [state for state, moves in DRAW_TRANSITIONS.items() if not moves] == [DrawState.CLOSED]
-    # R:P7 the one move back, from the revealed card to another winning ticket.
-    assert MUST_GO_TRANSITIONS == {DrawState.CARD_REVEALED: {DrawState.TICKET_DRAWN}}
+    # R:P7 the moves back, from the revealed card to another winning ticket, or, when no
+    # valid ticket is left, to the lowest sealed envelope.
+    assert MUST_GO_TRANSITIONS == {DrawState.CARD_REVEALED: {DrawState.TICKET_DRAWN, DrawState.ENVELOPE_CHOSEN}}
 
 
 class _Draw:
     """Just what the table's `when` reads."""
 
-    def __init__(self, state, *, is_ace=False, must_go=False):
-        self.state, self.is_ace, self.must_go = state, is_ace, must_go
+    def __init__(self, state, *, is_ace=False, must_go=False, run_out=False):
+        self.state, self.is_ace, self.must_go, self.must_go_run_out = state, is_ace, must_go, must_go and run_out
 
 
 @pytest.mark.parametrize(
-    "is_ace, must_go, name",
+    "is_ace, must_go, run_out, name",
     [
-        (True, False, "award_jackpot"),
-        (True, True, "award_jackpot"),
-        (False, True, "must_go_redraw"),
-        (False, False, "roll_over"),
+        (True, False, False, "award_jackpot"),
+        (True, True, False, "award_jackpot"),
+        (True, True, True, "award_jackpot"),
+        (False, True, False, "must_go_redraw"),
+        (False, True, True, "must_go_open_next"),
+        (False, False, False, "roll_over"),
     ],
 )
-def test_the_revealed_card_chooses_the_step(is_ace, must_go, name):  # R:P4 R:P7
-    assert next_step(_Draw(DrawState.CARD_REVEALED, is_ace=is_ace, must_go=must_go)).name == name
+def test_the_revealed_card_chooses_the_step(is_ace, must_go, run_out, name):  # R:P4 R:P7
+    draw = _Draw(DrawState.CARD_REVEALED, is_ace=is_ace, must_go=must_go, run_out=run_out)
+    assert next_step(draw).name == name
 
 
 def _application_modules():

@@ -33,7 +33,11 @@ NON_ACES = ["7H", "QD", "2C"]
 
 
 def _must_go_event(user, payout=MustGoPayout.SHARE_NON_ACE, sales="1000.10"):
-    event = event_with_draw(actor=user, must_go_payout=payout)
+    if payout == MustGoPayout.FINAL_WINNER:  # stored before it stopped being offered (R:P7)
+        event = event_with_draw(actor=user)
+        Event.objects.filter(pk=event.pk).update(must_go_payout=payout)
+    else:
+        event = event_with_draw(actor=user, must_go_payout=payout)
     draw = services.draw_set_must_go(actor=user, draw=event.draws.get(number=1), reason=MustGoReason.LAST_DRAW)
     draw = run_draw(draw, actor=user, sales=sales, until=DrawState.ANNOUNCED)
     return event, draw
@@ -82,6 +86,9 @@ def _play_until_ace(draw, user, members):
         # 20% of 1,000.10 is 200.02: three holders before the ace share it, the leftover cent to the first.
         (MustGoPayout.SHARE_NON_ACE, ["66.68", "66.67", "66.67", "0.00"], ["0", "0", "0", "300.03"]),
         (MustGoPayout.SHARE_ALL, ["50.01", "50.01", "50.00", "50.00"], ["0", "0", "0", "300.03"]),
+        # The first ticket drawn wins the draw prize; the later ones play for the jackpot only.
+        (MustGoPayout.FIRST_TICKET, ["200.02", "0", "0", "0"], ["0", "0", "0", "300.03"]),
+        # An event whose Rules of Play already state it (no longer offered): the final winner takes both.
         (MustGoPayout.FINAL_WINNER, ["0", "0", "0", "200.02"], ["0", "0", "0", "300.03"]),
     ],
 )
@@ -231,7 +238,8 @@ def test_the_rng_never_draws_a_ticket_twice_in_a_must_go_draw(staff_user):  # R:
         draw = services.draw_choose_envelope(actor=staff_user, draw=draw)
         draw = services.draw_reveal_card(actor=staff_user, draw=draw, card=card, card_again=card)
     assert len({s.ticket_id for s in draw.winner_selections.all()}) == tickets
-    with pytest.raises(RaffleError, match="no valid ticket left"):
+    # Every ticket drawn: the next move opens the lowest sealed envelope (tests/test_must_go_run_out.py).
+    with pytest.raises(TransitionNotAllowed, match="open the lowest sealed envelope"):
         _redraw(draw, staff_user, members, "")
     assert Draw.objects.get(pk=draw.pk).state == DrawState.CARD_REVEALED
 

@@ -124,11 +124,11 @@ def test_the_rules_can_change_before_the_first_sale_but_not_after(staff_user):  
         actor=staff_user,
         event=event,
         claim_period_days=30,
-        must_go_payout=MustGoPayout.FINAL_WINNER,
+        must_go_payout=MustGoPayout.FIRST_TICKET,
         price_tiers=[(1, "10")],
     )
     event = Event.objects.get(pk=event.pk)
-    assert event.claim_period_days == 30 and event.must_go_payout == MustGoPayout.FINAL_WINNER
+    assert event.claim_period_days == 30 and event.must_go_payout == MustGoPayout.FIRST_TICKET
     assert [(t.quantity, t.price) for t in event.price_tiers.all()] == [(1, 10)]
     event = services.event_record_rules_approval(  # R:R4 the changed rules approved again
         actor=staff_user, event=event, approved_on=timezone.localdate(), reference="RP-2"

@@ -197,5 +197,14 @@ class RngMustGoRedrawForm(MustGoRedrawForm):
     )
 
 
+class MustGoOpenNextForm(DestructionForm):
+    """R:P7 no valid ticket is left in the must-go final draw: the card is
+    destroyed and the lowest sealed envelope opened next (Rules of Play)."""
+
+    confirm = forms.BooleanField(
+        label=gettext_lazy("I confirm the card is destroyed: open the lowest sealed envelope next"), required=True
+    )
+
+
 class ConfirmForm(forms.Form):
     """A step with no input: a button, guarded by CSRF like every form."""

@@ -3,7 +3,7 @@
 from django import forms
 
 from core.money import Rounding
-from raffle.models import EnvelopeTakenProcedure, MustGoPayout, MustGoReason
+from raffle.models import MUST_GO_PAYOUTS_OFFERED, EnvelopeTakenProcedure, MustGoReason
 
 
 class RulesSettingsForm(forms.Form):
@@ -18,7 +18,7 @@ class RulesSettingsForm(forms.Form):
     draw_place = forms.CharField(label="Where the draws are held", max_length=200, required=False)
     must_go_payout = forms.ChoiceField(
         label="Exit strategy: how the holders of a must-go final draw are paid",
-        choices=[("", "Not chosen yet"), *MustGoPayout.choices],
+        choices=[("", "Not chosen yet"), *((p.value, p.label) for p in MUST_GO_PAYOUTS_OFFERED)],
         required=False,
     )
     unclaimed_prize_policy = forms.CharField(label="Unclaimed prizes", widget=forms.Textarea(attrs={"rows": 3}))

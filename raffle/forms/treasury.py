@@ -5,7 +5,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from licensing.models import ApprovedUse, BonaFideMember, ExpenseCategory, ExpenseKind, PaymentMethod
-from raffle.models import Draw, DrawState, PrizeKind
+from raffle.models import Draw, DrawState, MustGoTicket, PrizeKind
 
 DATE = forms.DateInput(attrs={"type": "date"})
 
@@ -72,9 +72,39 @@ class CoverageForm(forms.Form):
         self.fields["draw"].queryset = Draw.objects.filter(event=event, ticket_sales__isnull=False)
 
 
+class HolderChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: MustGoTicket) -> str:
+        who = f" ({obj.winner_name})" if obj.winner_name else ""
+        return _("Draw %(draw)s, ticket %(serial)s%(who)s") % {
+            "draw": obj.draw.number,
+            "serial": obj.winning_serial,
+            "who": who,
+        }
+
+
+def _holders_of(form: forms.Form, event) -> None:
+    """R:P7 the holders of the event's must-go draw to choose from; no field without one."""
+    holders = MustGoTicket.objects.filter(draw__event=event).select_related("draw").order_by("sequence")
+    if holders.exists():
+        form.fields["holder"].queryset = holders
+    else:
+        del form.fields["holder"]
+
+
 class PrizePaymentForm(forms.Form):
     draw = forms.ModelChoiceField(queryset=Draw.objects.none(), label="Draw")
     kind = forms.ChoiceField(choices=PrizeKind.choices, label="Prize")
+    holder = HolderChoiceField(
+        queryset=MustGoTicket.objects.none(),
+        required=False,
+        label=_("Holder (must-go draw)"),
+        help_text=_("A must-go draw's prizes are paid holder by holder, each their own share (P7)."),
+    )
+    amount = _amount(
+        _("Amount of the cheque or transfer ($)"),
+        required=False,
+        help_text=_("Leave empty to pay what is owed; an amount over the winner's share is refused."),
+    )
     payee = forms.CharField(label="Paid to", max_length=150)
     method = forms.ChoiceField(choices=PaymentMethod.choices, label="Paid by")
     reference = forms.CharField(label="Cheque number or transfer reference", max_length=60)
@@ -88,15 +118,23 @@ class PrizePaymentForm(forms.Form):
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["draw"].queryset = Draw.objects.filter(event=event, state=DrawState.CLOSED)
+        _holders_of(self, event)
 
 
 class UnclaimedForm(forms.Form):
     draw = forms.ModelChoiceField(queryset=Draw.objects.none(), label="Draw")
     kind = forms.ChoiceField(choices=PrizeKind.choices, label="Prize")
+    holder = HolderChoiceField(
+        queryset=MustGoTicket.objects.none(),
+        required=False,
+        label=_("Holder (must-go draw)"),
+        help_text=_("In a must-go draw only that holder's own share is held (P7)."),
+    )
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["draw"].queryset = Draw.objects.filter(event=event, state=DrawState.CLOSED)
+        _holders_of(self, event)
 
 
 class ContactAttemptForm(forms.Form):

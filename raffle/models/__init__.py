@@ -26,6 +26,7 @@ from raffle.models.draw import (  # noqa: F401
 from raffle.models.event import (  # noqa: F401
     DEFAULT_UNCLAIMED_POLICY,
     ENVELOPE_COUNT,
+    MUST_GO_PAYOUTS_OFFERED,
     DeckKind,
     Envelope,
     EnvelopeTakenProcedure,

@@ -83,6 +83,9 @@ class Draw(models.Model):
         default=False, help_text="The must-go final draw: tickets are drawn until the ace is found (P7)."
     )
     must_go_reason = models.CharField(max_length=20, choices=MustGoReason.choices, blank=True)
+    # R:P7 when a must-go draw ran out of valid tickets before the ace: from
+    # then on the lowest sealed envelopes are opened in order until the ace.
+    must_go_run_out_at = models.DateTimeField(null=True, blank=True)
     # R:L13 the draw's two bona fide members in charge (18 or over), named before its sales close.
     member_in_charge = models.ForeignKey(
         BonaFideMember, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -155,6 +158,9 @@ class Draw(models.Model):
                 condition=Q(must_go=False, must_go_reason="") | Q(must_go=True, must_go_reason__in=MustGoReason.values),
                 name="draw_must_go_has_reason",
             ),
+            models.CheckConstraint(
+                condition=Q(must_go_run_out_at__isnull=True) | Q(must_go=True), name="draw_run_out_only_must_go"
+            ),
             # R:L13 two different members in charge, or none named yet.
             models.CheckConstraint(
                 condition=Q(member_in_charge__isnull=True, second_member_in_charge__isnull=True)
@@ -200,6 +206,24 @@ class Draw(models.Model):
     @property
     def is_ace(self) -> bool:
         return self.envelope is not None and self.envelope.card == ACE_OF_SPADES and self.envelope.is_open
+
+    @property
+    def must_go_tickets_left(self) -> int | None:
+        """R:P7 how many valid tickets of this draw have not been drawn yet
+        (None before its pool is fixed, or for an imported draw)."""
+        pool = getattr(self, "pool", None) if self.pk else None
+        if pool is None:
+            return None
+        drawn = self.winner_selections.values("ticket_id").distinct().count()
+        return max(pool.valid_tickets - drawn, 0)
+
+    @property
+    def must_go_run_out(self) -> bool:
+        """R:P7 a must-go draw whose valid tickets are all drawn and the ace not
+        found: the lowest sealed envelopes are opened in order until it is."""
+        if not self.must_go:
+            return False
+        return self.must_go_run_out_at is not None or self.must_go_tickets_left == 0
 
     @property
     def held_or_due_at(self):

@@ -282,6 +282,28 @@ DRAW_STEPS: tuple[Step, ...] = (
         done=lambda draw: _("Jackpot of $%(jackpot)s awarded. The event is concluded.")
         % {"jackpot": f"{draw.jackpot_awarded:,.2f}"},
     ),
+    Step(  # R:P7 a must-go draw with no valid ticket left: the lowest sealed envelope is opened next
+        DrawState.CARD_REVEALED,
+        "must_go_open_next",
+        to=DrawState.ENVELOPE_CHOSEN,
+        back=True,
+        when=lambda draw: draw.must_go_run_out,
+        screen="destruction",
+        heading=gettext_lazy("Not the Ace of Spades: destroy the card"),
+        label=gettext_lazy("Destroy the card or award the jackpot"),
+        verb=gettext_lazy("open the lowest sealed envelope"),
+        button=gettext_lazy("Log the destruction and open the lowest sealed envelope"),
+        form="MustGoOpenNextForm",
+        service="draw_must_go_open_next",
+        fields=DESTRUCTION_FIELDS,
+        stamp="envelope_chosen_at",
+        done=lambda draw: _(
+            "Card destruction logged. No valid ticket is left in the must-go final draw: envelope %(number)s, "
+            "the lowest still sealed, is opened next, as the Rules of Play say."
+        )
+        % {"number": draw.envelope.number},
+        shows=("envelopes",),
+    ),
     Step(  # R:P7 the must-go final draw: a card that is not the ace sends the draw back
         DrawState.CARD_REVEALED,
         "must_go_redraw",
@@ -292,7 +314,7 @@ DRAW_STEPS: tuple[Step, ...] = (
         heading=gettext_lazy("Not the Ace of Spades: destroy the card"),
         label=gettext_lazy("Destroy the card or award the jackpot"),
         verb=gettext_lazy("draw another winning ticket"),
-        button=gettext_lazy("Log the destruction and roll the jackpot over"),
+        button=gettext_lazy("Log the destruction and draw the next ticket"),
         form={"paper": "PaperMustGoRedrawForm", "rng": "RngMustGoRedrawForm"},
         service="draw_must_go_redraw",
         fields=DESTRUCTION_FIELDS + TICKET_FIELDS,

@@ -56,6 +56,15 @@ class MustGoPayout(models.TextChoices):
             "draw prize equally; the ace holder also wins the jackpot"
         ),
     )
+    FIRST_TICKET = (
+        "first_ticket",
+        (
+            "The holder of the first ticket drawn in the final draw wins the draw prize; the tickets drawn "
+            "after it play for the jackpot only, which the holder of the ticket that finds the ace wins"
+        ),
+    )
+    # Kept for events whose Rules of Play already state it; not one of the two
+    # ways P7 names, so new events are not offered it (raffle.forms.rules).
     FINAL_WINNER = (
         "final_winner",
         (
@@ -63,6 +72,12 @@ class MustGoPayout(models.TextChoices):
             "tickets drawn before it win nothing"
         ),
     )
+
+
+# R:P7 the ways a new event's Rules of Play may choose: the non-ace holders
+# share the draw prize (with or without the ace holder), or the first ticket
+# drawn wins it while later tickets play for the jackpot only.
+MUST_GO_PAYOUTS_OFFERED = (MustGoPayout.SHARE_NON_ACE, MustGoPayout.SHARE_ALL, MustGoPayout.FIRST_TICKET)
 
 
 DEFAULT_UNCLAIMED_POLICY = (
@@ -112,6 +127,12 @@ class Event(models.Model):
         blank=True,
         default=MustGoPayout.SHARE_NON_ACE,
         help_text="The exit strategy: how the holders of a must-go final draw are paid (P7).",
+    )
+    last_draw_number = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="The event's last draw, fixed at set-up (e.g. 40 for forty weekly draws): it is the must-go "
+        "final draw and no draw is scheduled after it (P7). Empty: the licence's expiry ends the event.",
     )
     unclaimed_prize_policy = models.TextField(default=DEFAULT_UNCLAIMED_POLICY)
     max_tickets_per_person = models.PositiveIntegerField(
@@ -174,6 +195,11 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=Q(must_go_payout="") | Q(must_go_payout__in=MustGoPayout.values),
                 name="event_must_go_payout_valid",
+            ),
+            # R:P7 a fixed last draw is a must-go draw, so the Rules of Play must say how it pays.
+            models.CheckConstraint(
+                condition=Q(last_draw_number__isnull=True) | (Q(last_draw_number__gte=1) & ~Q(must_go_payout="")),
+                name="event_last_draw_has_exit_strategy",
             ),
         ]
 

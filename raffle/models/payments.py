@@ -13,7 +13,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from licensing.models import Deposit, PaymentMethod
-from raffle.models.draw import Draw
+from raffle.models.draw import Draw, MustGoTicket
 from raffle.models.event import Event, money_field
 
 UNCLAIMED_HOLD_MONTHS = 6  # R:P5
@@ -71,6 +71,10 @@ class PrizePayment(models.Model):
 
     draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="prize_payments")
     kind = models.CharField(max_length=20, choices=PrizeKind.choices)
+    # R:P7 a must-go draw's holders are each paid their own share by their own payment.
+    must_go_ticket = models.ForeignKey(
+        MustGoTicket, null=True, blank=True, on_delete=models.PROTECT, related_name="payments"
+    )
     amount = money_field()
     currency = models.CharField(max_length=3, default="CAD", editable=False)
     method = models.CharField(max_length=20, choices=PaymentMethod.choices)
@@ -86,7 +90,14 @@ class PrizePayment(models.Model):
     class Meta:
         ordering = ["draw__number", "kind"]
         constraints = [
-            models.UniqueConstraint(fields=["draw", "kind"], name="prize_paid_once"),
+            models.UniqueConstraint(
+                fields=["draw", "kind"], condition=Q(must_go_ticket__isnull=True), name="prize_paid_once"
+            ),
+            models.UniqueConstraint(
+                fields=["must_go_ticket", "kind"],
+                condition=Q(must_go_ticket__isnull=False),
+                name="must_go_share_paid_once",
+            ),
             models.CheckConstraint(condition=Q(amount__gt=0), name="prize_payment_positive"),
             models.CheckConstraint(condition=Q(currency="CAD"), name="prize_paid_in_canadian_funds"),
             models.CheckConstraint(condition=Q(method__in=PaymentMethod.values), name="prize_method_valid"),
@@ -102,6 +113,10 @@ class UnclaimedPrize(models.Model):
 
     draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="unclaimed_prizes")
     kind = models.CharField(max_length=20, choices=PrizeKind.choices)
+    # R:P7 a must-go draw's holder who has not claimed: only their own share is held.
+    must_go_ticket = models.ForeignKey(
+        MustGoTicket, null=True, blank=True, on_delete=models.PROTECT, related_name="unclaimed"
+    )
     amount = money_field()
     unclaimed_since = models.DateField(help_text="The draw date.")
     added_to_proceeds_on = models.DateField(null=True, blank=True)
@@ -111,7 +126,14 @@ class UnclaimedPrize(models.Model):
     class Meta:
         ordering = ["draw__number", "kind"]
         constraints = [
-            models.UniqueConstraint(fields=["draw", "kind"], name="prize_unclaimed_once"),
+            models.UniqueConstraint(
+                fields=["draw", "kind"], condition=Q(must_go_ticket__isnull=True), name="prize_unclaimed_once"
+            ),
+            models.UniqueConstraint(
+                fields=["must_go_ticket", "kind"],
+                condition=Q(must_go_ticket__isnull=False),
+                name="must_go_share_unclaimed_once",
+            ),
             models.CheckConstraint(condition=Q(amount__gt=0), name="unclaimed_amount_positive"),
         ]
 

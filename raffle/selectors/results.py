@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from raffle.cards import card_name_for_reader
 from raffle.errors import RaffleError
-from raffle.models import BEFORE_WINNING_TICKET, Draw, DrawState, Event, MustGoTicket, WinnerSelection
+from raffle.models import BEFORE_WINNING_TICKET, Draw, DrawOutcome, DrawState, Event, MustGoTicket, WinnerSelection
 from raffle.services.pool import normalise_serial
 
 # A draw's winning number is public once it is drawn, never before (D10):
@@ -33,6 +33,7 @@ class ResultRow:
     winner: str
     earlier_serials: list[str] = field(default_factory=list)
     unclaimed_serials: list[str] = field(default_factory=list)
+    run_out: bool = False  # R:P7 every ticket drawn before the Ace: no ticket found it
 
 
 def _drawn(event: Event):
@@ -79,8 +80,11 @@ def public_results(event_id: int) -> dict | None:
                 card=card_name_for_reader(draw.envelope.card) if opened else "",
                 jackpot_awarded=draw.jackpot_awarded,
                 winner=published_winner(draw),
-                earlier_serials=[s for s in earlier.get(draw.pk, []) if s != draw.winning_serial],
+                earlier_serials=[
+                    s for s in earlier.get(draw.pk, []) if s != draw.winning_serial or draw.must_go_run_out_at
+                ],
                 unclaimed_serials=unclaimed.get(draw.pk, []),
+                run_out=draw.must_go_run_out_at is not None,
             )
         )
     return {"event": event, "rows": rows}
@@ -102,7 +106,8 @@ def ticket_check(event: Event, value: str) -> TicketCheck:
     except RaffleError:
         raise RaffleError(_("Type the ticket number as printed on your ticket: letters, digits and dashes.")) from None
     for draw in _drawn(event):
-        if draw.winning_serial == serial:
+        # R:P7 a finished must-go draw's holders are each told about their share below.
+        if draw.winning_serial == serial and not (draw.must_go and draw.outcome == DrawOutcome.JACKPOT_WON):
             return TicketCheck(serial, True, _winner_message(event, draw, serial))
     must_go = MustGoTicket.objects.filter(draw__event=event, winning_serial=serial).select_related("draw").first()
     if must_go is not None:

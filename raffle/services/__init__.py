@@ -34,6 +34,7 @@ from raffle.services.members_in_charge import (  # noqa: F401
     members_in_charge_problem,
 )
 from raffle.services.must_go import (  # noqa: F401
+    draw_must_go_open_next,
     draw_must_go_redraw,
     draw_set_must_go,
     must_go_payouts,

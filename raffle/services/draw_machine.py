@@ -62,7 +62,7 @@ def check(event: Event, draw: Draw, name: str) -> Step:
         if move_back_pending:
             raise TransitionNotAllowed(
                 f"Draw {draw.number} is the must-go final draw and the card is not the Ace of Spades: log "
-                "the card's destruction and draw another winning ticket.",
+                f"the card's destruction and {here.verb}.",
                 rule="P7",
             )
         raise TransitionNotAllowed(

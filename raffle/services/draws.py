@@ -32,6 +32,7 @@ from raffle.models import (
 from raffle.services import draw_machine
 from raffle.services.card_entry import typed_card
 from raffle.services.destruction import log_card_destruction, log_signature_refusals
+from raffle.services.events import draw_mark_if_last
 from raffle.services.must_go import must_go_settle
 from raffle.services.pool import (
     claim_at_the_draw,
@@ -284,7 +285,7 @@ def draw_roll_over(
         data={"jackpot_carried": event.jackpot},
     )
     pool_empty(draw=draw)
-    schedule_next_draw(event=event, after=draw)
+    schedule_next_draw(event=event, after=draw, actor=actor)
     return draw
 
 
@@ -320,19 +321,27 @@ def event_conclude(*, actor, event: Event, licence: Licence, draw: Draw, reason:
     licence_conclude(actor=actor, licence=licence, reason=reason)
 
 
-def schedule_next_draw(*, event: Event, after: Draw) -> Draw | None:
+def schedule_next_draw(*, event: Event, after: Draw, actor=None) -> Draw | None:
     """The draw after `after`, unless it is scheduled already: the draw
-    interval after it, or the day an approved schedule amendment sets."""
+    interval after it, or the day an approved schedule amendment sets. R:P7
+    none after the event's fixed last draw; that draw is the must-go final draw."""
     if event.draws.filter(number=after.number + 1).exists():
         return None
+    if event.last_draw_number and after.number >= event.last_draw_number:
+        raise RaffleError(
+            f"Draw {event.last_draw_number} is the event's last draw, fixed in its Rules of Play: no draw is "
+            "scheduled after it, and it is the must-go final draw that ends at the Ace of Spades.",
+            rule="P7",
+        )
     # Days are added to the local time (a zoneinfo datetime adds wall-clock
     # time), so the next draw keeps the hall's hour across daylight saving.
     planned_at = timezone.localtime(schedule_base(after)) + datetime.timedelta(days=event.draw_interval_days)
-    return Draw.objects.create(
+    draw = Draw.objects.create(
         event=event,
         number=after.number + 1,
         scheduled_at=amended_draw_time(event, after.number + 1, planned_at),  # R:L3 an approved amended schedule
     )
+    return draw_mark_if_last(actor=actor, event=event, draw=draw)
 
 
 @transaction.atomic

@@ -1,13 +1,12 @@
 """Setting up an event: the event, its price tiers, 52 envelopes, draw 1."""
 
 import datetime
-from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
 
 from core.audit import audit_record
-from core.money import Rounding, format_money, parse_amount
+from core.money import Rounding, parse_amount
 from licensing.models import Licence, LicenceStatus, SalesChannel
 from licensing.terms import licence_expires_on, licence_in_force_on
 from raffle.errors import RaffleError
@@ -24,11 +23,8 @@ from raffle.models import (
     SeedSource,
 )
 from raffle.services.deck import deck_root, deck_shuffle_and_commit
-
-# R:P6 the largest seed jackpot that needs no standby letter of credit.
-SEED_WITHOUT_LETTER_OF_CREDIT = Decimal("10000.00")
-# R:P6 a letter of credit runs at least this many days past the licence's expiry.
-CREDIT_DAYS_AFTER_LICENCE = 45
+from raffle.services.must_go import check_last_draw, check_must_go_payout, draw_mark_if_last
+from raffle.services.seed import check_seed_terms
 
 DEFAULT_PRICE_TIERS = [(1, "5.00"), (3, "10.00")]
 
@@ -75,9 +71,12 @@ def event_setup(
     max_tickets_per_person: int | None = None,
     rules_approved_on: datetime.date | None = None,
     rules_approval_reference: str = "",
+    last_draw_number: int | None = None,
 ) -> Event:
     """Create the event of a licence with its 52 envelopes and its first draw;
-    the authority's approval of its Rules of Play when it is already known (R4)."""
+    the authority's approval of its Rules of Play when it is already known (R4).
+    R:P7 `last_draw_number` fixes the event's last draw (e.g. 40 weekly
+    draws): that draw is the must-go final draw, and none is scheduled after it."""
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     if licence.status != LicenceStatus.ACTIVE:
         raise RaffleError(
@@ -106,7 +105,7 @@ def event_setup(
         )
     tiers = _parse_price_tiers(price_tiers)
     seed = parse_amount(seed_jackpot, what="The seed jackpot")
-    credit = _check_seed(
+    credit = check_seed_terms(
         licence=licence,
         seed=seed,
         source=seed_source,
@@ -118,7 +117,14 @@ def event_setup(
     if must_go_payout is None:
         # A bingo event's exit strategy is chosen on purpose (T12); others start from the usual one.
         must_go_payout = "" if revenue_model == RevenueModel.BINGO else MustGoPayout.SHARE_NON_ACE
-    _check_must_go_payout(must_go_payout)
+    check_must_go_payout(must_go_payout)
+    last_draw_number = check_last_draw(
+        licence=licence,
+        number=last_draw_number,
+        first_draw_at=first_draw_at,
+        interval_days=draw_interval_days,
+        payout=must_go_payout,
+    )
 
     event = Event(
         licence=licence,
@@ -136,6 +142,7 @@ def event_setup(
         **credit,
         revenue_model=revenue_model,
         must_go_payout=must_go_payout,
+        last_draw_number=last_draw_number,
         max_tickets_per_person=max_tickets_per_person or None,  # stated in the Rules of Play
     )
     if rules_approved_on is not None:
@@ -152,7 +159,7 @@ def event_setup(
     if deck_kind == DeckKind.ELECTRONIC:  # R:E4 shuffled and committed before the first sale
         commitments = deck_shuffle_and_commit(event=event)
         deck = {"deck_root": deck_root(commitments), "commitments": commitments}
-    Draw.objects.create(event=event, number=1, scheduled_at=first_draw_at)
+    first = Draw.objects.create(event=event, number=1, scheduled_at=first_draw_at)
     audit_record(
         actor=actor,
         action="raffle.event.setup",
@@ -171,49 +178,11 @@ def event_setup(
             **deck,
             "revenue_model": revenue_model,
             "must_go_payout": must_go_payout,
+            "last_draw_number": last_draw_number,
         },
     )
+    draw_mark_if_last(actor=actor, event=event, draw=first)
     return event
-
-
-def _check_seed(*, licence: Licence, seed: Decimal, source: str, reference, issuer, expires_on) -> dict:
-    """R:P6 a seed (guaranteed minimum) jackpot is set only here, when the event
-    of a new licence is set up. It counts in the prize board (L3), so it must
-    fit in it; over $10,000 it needs an irrevocable standby letter of credit
-    with its reference, its issuer and an expiry at least 45 days after the
-    licence's. Returns the letter's fields for the event."""
-    if source not in SeedSource.values:
-        raise RaffleError("Say where the seed jackpot comes from: the organisation's own funds or a sponsor.")
-    if seed > licence.prize_board:  # R:L3 the seed counts in the prize board
-        raise RaffleError(
-            f"A seed jackpot of {format_money(seed)} does not fit in licence {licence.number}'s prize board of "
-            f"{format_money(licence.prize_board)}: the seed counts in the prize board. Lower the seed, or ask "
-            "the licensing authority for a larger prize board.",
-            rule="L3",
-        )
-    reference, issuer = (reference or "").strip(), (issuer or "").strip()
-    given = [bool(reference), bool(issuer), expires_on is not None]
-    if seed > SEED_WITHOUT_LETTER_OF_CREDIT and not all(given):
-        raise RaffleError(
-            f"A seed jackpot of {format_money(seed)} is over $10,000: record the irrevocable standby letter "
-            "of credit that guarantees it (its reference, its issuer and its expiry) before setting up the event.",
-            rule="P6",
-        )
-    if any(given) and not all(given):
-        raise RaffleError(
-            "Record the whole letter of credit: its reference, the bank or credit union that issued it, and "
-            "its expiry.",
-            rule="P6",
-        )
-    earliest = licence.expires_on + datetime.timedelta(days=CREDIT_DAYS_AFTER_LICENCE)
-    if expires_on is not None and expires_on < earliest:
-        raise RaffleError(
-            f"The letter of credit expires on {expires_on:%Y-%m-%d}; it must run at least "
-            f"{CREDIT_DAYS_AFTER_LICENCE} days past the licence's expiry ({licence.expires_on:%Y-%m-%d}), "
-            f"to {earliest:%Y-%m-%d} or later.",
-            rule="P6",
-        )
-    return {"seed_letter_of_credit": reference, "seed_credit_issuer": issuer, "seed_credit_expires_on": expires_on}
 
 
 def _check_revenue_model(*, licence: Licence, revenue_model: str, draw_place: str) -> None:
@@ -233,11 +202,6 @@ def _check_revenue_model(*, licence: Licence, revenue_model: str, draw_place: st
             "its draws inside the hall only.",
             rule="T12",
         )
-
-
-def _check_must_go_payout(value: str) -> None:
-    if value and value not in MustGoPayout.values:
-        raise RaffleError("Choose how the holders of a must-go final draw are paid.")
 
 
 def _clean_policy(text: str) -> str:
@@ -291,7 +255,7 @@ def event_update_rules(*, actor, event: Event, price_tiers=None, **changes) -> E
     if "claim_period_days" in changes and int(changes["claim_period_days"]) < 1:
         raise RaffleError("Give winners at least one day to claim their prize.", rule="T8")
     if "must_go_payout" in changes:
-        _check_must_go_payout(changes["must_go_payout"])
+        check_must_go_payout(changes["must_go_payout"], event=event)
     if "unclaimed_prize_policy" in changes:
         changes["unclaimed_prize_policy"] = _clean_policy(changes["unclaimed_prize_policy"])
     if "draw_place" in changes:

@@ -140,6 +140,6 @@ def history_import(
         },
     )
     if not plan.concludes:
-        schedule_next_draw(event=event, after=draw)
+        schedule_next_draw(event=event, after=draw, actor=actor)
     plan.imported = True
     return plan

@@ -1,12 +1,17 @@
 """The exit strategy (RULES P7): the must-go final draw.
 
-Used for the last scheduled draw, the licence's expiry or the prize board
-ceiling. Winning tickets keep being drawn and envelopes opened until the Ace
-of Spades is revealed; each re-draw is logged; the holders are paid as the
-Rules of Play state (`Event.must_go_payout`); the event is concluded by
-`draw_award_jackpot`, which calls `must_go_settle`.
+Used for the last scheduled draw (or the event's fixed last draw), the
+licence's expiry or the prize board ceiling. Winning tickets keep being drawn
+and envelopes opened until the Ace of Spades is revealed; each re-draw is
+logged. When no valid ticket is left before the ace, the lowest sealed
+envelopes are opened in order until it is (`draw_must_go_open_next`). The
+holders are paid as the Rules of Play state (`Event.must_go_payout`,
+`must_go_payouts`); the event is concluded by `draw_award_jackpot`, which
+calls `must_go_settle`. Each holder is then paid their own share by their own
+payment (`raffle.services.treasury.prize_payment_record`).
 """
 
+import datetime
 from decimal import Decimal
 
 from django.db import transaction
@@ -14,12 +19,17 @@ from django.utils import timezone
 
 from core.audit import audit_record
 from core.money import ZERO, share_equally
+from licensing.models import Licence
+from licensing.terms import licence_expires_on, licence_in_force_on
 from raffle.cards import card_name
 from raffle.errors import RaffleError
 from raffle.models import (
+    MUST_GO_PAYOUTS_OFFERED,
     MUST_GO_SETTABLE,
+    Draw,
     DrawState,
     Envelope,
+    Event,
     MustGoPayout,
     MustGoReason,
     MustGoTicket,
@@ -69,6 +79,75 @@ def draw_set_must_go(*, actor, draw, reason: str):
         data={"event": event.pk, "number": draw.number, "reason": reason, "payout": event.must_go_payout},
     )
     return draw
+
+
+def check_must_go_payout(value: str, *, event: Event | None = None) -> None:
+    """R:P7 one of the ways the Rules of Play may choose. A way no longer
+    offered stays valid for the events that already state it."""
+    if value and value not in MustGoPayout.values:
+        raise RaffleError("Choose how the holders of a must-go final draw are paid.")
+    if value and value not in MUST_GO_PAYOUTS_OFFERED and (event is None or event.must_go_payout != value):
+        raise RaffleError(
+            "The must-go draw's prize is either shared by the holders of the tickets drawn before the ace, or won "
+            "by the first ticket drawn while later tickets play for the jackpot only; choose one of those.",
+            rule="P7",
+        )
+    if not value and event is not None and event.last_draw_number:
+        raise RaffleError(
+            f"Draw {event.last_draw_number} is the event's fixed last draw, a must-go draw: the Rules of Play "
+            "must say how its holders are paid.",
+            rule="P7",
+        )
+
+
+def draw_mark_if_last(*, actor, event: Event, draw: Draw) -> Draw:
+    """R:P7 the event's fixed last draw is the must-go final draw from the
+    moment it is scheduled (at set-up for draw 1, or when the draw before it
+    rolls over). Runs inside the caller's transaction."""
+    if event.last_draw_number != draw.number or draw.must_go:
+        return draw
+    draw.must_go, draw.must_go_reason = True, MustGoReason.LAST_DRAW
+    draw.save(update_fields=["must_go", "must_go_reason"])
+    audit_record(
+        actor=actor,
+        action="raffle.draw.set_must_go",
+        obj=draw,
+        data={
+            "event": event.pk,
+            "number": draw.number,
+            "reason": MustGoReason.LAST_DRAW,
+            "payout": event.must_go_payout,
+            "fixed_last_draw": True,
+        },
+    )
+    return draw
+
+
+def check_last_draw(*, licence: Licence, number, first_draw_at, interval_days: int, payout: str) -> int | None:
+    """R:P7 a fixed last draw: a whole number from 1, a draw the licence
+    still covers, and an exit strategy that says how it pays."""
+    if number in (None, ""):
+        return None
+    try:
+        number = int(number)
+    except (TypeError, ValueError):
+        raise RaffleError(f"The last draw is a draw number, like 40; {number!r} is not one.") from None
+    if number < 1:
+        raise RaffleError("The last draw is a draw number from 1 up.")
+    if not payout:
+        raise RaffleError(
+            f"Draw {number} would be the must-go final draw: the Rules of Play must first say how its holders "
+            "are paid (the exit strategy).",
+            rule="P7",
+        )
+    day = timezone.localdate(first_draw_at) + datetime.timedelta(days=interval_days * (number - 1))
+    if not licence_in_force_on(licence, day):
+        raise RaffleError(
+            f"Draw {number} would be held on {day:%Y-%m-%d}, after licence {licence.number} expires on "
+            f"{licence_expires_on(licence, day):%Y-%m-%d}; choose an earlier last draw.",
+            rule="P7",
+        )
+    return number
 
 
 def _record_ticket(*, draw, sequence: int) -> MustGoTicket:
@@ -170,34 +249,121 @@ def draw_must_go_redraw(
     )
 
 
-def must_go_payouts(*, rule: str, draw_prize: Decimal, jackpot: Decimal, holders: int) -> list[tuple[Decimal, Decimal]]:
-    """R:P7 R:P2 what each holder of the must-go draw gets, in the order
-    their tickets were drawn (the last one found the ace): a list of
-    (draw prize share, jackpot share) that adds up to the draw prize and the
-    jackpot exactly. No one is paid anything beyond those two prizes."""
-    if holders < 1:
-        raise RaffleError("A must-go draw ends with the ticket that found the ace.")
-    non_ace = holders - 1
-    if rule == MustGoPayout.SHARE_NON_ACE and non_ace:
-        shares = [*share_equally(draw_prize, non_ace), ZERO]
-    elif rule == MustGoPayout.SHARE_ALL:
-        shares = share_equally(draw_prize, holders)
-    elif rule in (MustGoPayout.FINAL_WINNER, MustGoPayout.SHARE_NON_ACE):
-        shares = [*([ZERO] * non_ace), draw_prize]
-    else:
+def _payout_rule(rule: str) -> str:
+    if rule not in MustGoPayout.values:
         raise RaffleError("The Rules of Play do not state how the holders of the final draw are paid.", rule="P7")
-    return [(share, jackpot if i == holders - 1 else ZERO) for i, share in enumerate(shares)]
+    return rule
+
+
+def must_go_payouts(
+    *, rule: str, draw_prize: Decimal, jackpot: Decimal, holders: int, ace_found: bool = True
+) -> list[tuple[Decimal, Decimal]]:
+    """R:P7 R:P2 what each holder of the must-go draw gets, in the order
+    their tickets were drawn: a list of (draw prize share, jackpot share)
+    that adds up to the draw prize and the jackpot exactly. No one is paid
+    anything beyond those two prizes.
+
+    `ace_found`: the last holder's envelope held the ace. Otherwise every
+    valid ticket was drawn first and the ace came out of the lowest sealed
+    envelopes opened in order (the run-out): no holder found it, so the
+    jackpot is shared equally by all the holders and every holder counts as a
+    holder of a ticket drawn before the ace.
+
+    Shares are to the cent: each holder gets the amount divided and rounded
+    down, and the cents left over go one each to the tickets drawn first
+    (`core.money.share_equally`), so the same draw always pays the same way.
+    """
+    if holders < 1:
+        raise RaffleError("A must-go draw pays the holders of the tickets drawn in it; none is recorded.")
+    rule = _payout_rule(rule)
+    non_ace = holders - 1 if ace_found else holders
+    if rule == MustGoPayout.SHARE_ALL or (rule == MustGoPayout.SHARE_NON_ACE and non_ace):
+        # The ace holder shares only under SHARE_ALL, or alone found the ace on the first ticket.
+        sharing = holders if rule == MustGoPayout.SHARE_ALL else non_ace
+        prize = [*share_equally(draw_prize, sharing), *([ZERO] * (holders - sharing))]
+    elif rule == MustGoPayout.FIRST_TICKET:
+        prize = [draw_prize, *([ZERO] * (holders - 1))]
+    else:  # FINAL_WINNER, or SHARE_NON_ACE when the first ticket found the ace: the last ticket drawn
+        prize = [*([ZERO] * (holders - 1)), draw_prize]
+    if ace_found:
+        jackpots = [*([ZERO] * (holders - 1)), jackpot]
+    else:
+        jackpots = share_equally(jackpot, holders)
+    return list(zip(prize, jackpots, strict=True))
+
+
+@log_signature_refusals
+@transaction.atomic
+def draw_must_go_open_next(
+    *,
+    actor,
+    draw,
+    destroyed_by,
+    verified_by,
+    destroyer_password: str,
+    verifier_password: str,
+):
+    """R:P7 every valid ticket of the must-go draw has been drawn and the card
+    just revealed is not the ace: log its destruction (E3) and open the
+    lowest-numbered sealed envelope next, as the Rules of Play say; the card
+    in it is then revealed the usual way. The first time, the last holder's
+    ticket and envelope join the draw's record (`MustGoTicket`); the
+    envelopes opened after it belong to no ticket."""
+    event, draw, step = draw_machine.begin(draw, "must_go_open_next")
+    envelope = Envelope.objects.select_for_update().get(pk=draw.envelope_id)
+    log_card_destruction(
+        actor=actor,
+        event=event,
+        draw=draw,
+        envelope=envelope,
+        destroyed_by=destroyed_by,
+        verified_by=verified_by,
+        destroyer_password=destroyer_password,
+        verifier_password=verifier_password,
+    )
+    fields = ["envelope"]
+    if draw.must_go_run_out_at is None:
+        _record_ticket(draw=draw, sequence=draw.must_go_tickets.count() + 1)
+        draw.must_go_run_out_at = timezone.now()
+        fields.append("must_go_run_out_at")
+    lowest = Envelope.objects.select_for_update().filter(event=event, opened_at__isnull=True).order_by("number").first()
+    if lowest is None:  # 52 envelopes, one ace: only a deck recorded wrongly gets here
+        raise RaffleError(
+            "Every envelope is open and none held the Ace of Spades: check the deck and the cards recorded, "
+            "and notify the licensing authority.",
+            rule="E1",
+        )
+    draw.envelope = lowest
+    return draw_machine.advance(
+        actor=actor,
+        draw=draw,
+        step=step,
+        fields=tuple(fields),
+        data={
+            "previous_envelope": envelope.number,
+            "previous_card": envelope.card,
+            "envelope": lowest.number,
+            "how": "no valid ticket left: the lowest sealed envelope (Rules of Play)",
+        },
+    )
 
 
 def must_go_settle(*, actor, event, draw) -> list[MustGoTicket]:
-    """Record the ace holder's ticket and pay every holder of the draw as the
-    Rules of Play state. Runs inside `draw_award_jackpot`'s transaction."""
+    """Record the ace holder's ticket (unless the tickets ran out before the
+    ace) and set what every holder of the draw is owed as the Rules of Play
+    state. Runs inside `draw_award_jackpot`'s transaction."""
     if draw.state != DrawState.CLOSED or not draw.must_go:
         raise RaffleError("Only a finished must-go draw is settled.")
-    _record_ticket(draw=draw, sequence=draw.must_go_tickets.count() + 1)
+    ace_found = draw.must_go_run_out_at is None
+    if ace_found:
+        _record_ticket(draw=draw, sequence=draw.must_go_tickets.count() + 1)
     tickets = list(draw.must_go_tickets.order_by("sequence"))
     payouts = must_go_payouts(
-        rule=event.must_go_payout, draw_prize=draw.draw_prize, jackpot=draw.jackpot_awarded, holders=len(tickets)
+        rule=event.must_go_payout,
+        draw_prize=draw.draw_prize,
+        jackpot=draw.jackpot_awarded,
+        holders=len(tickets),
+        ace_found=ace_found,
     )
     for ticket, (prize_share, jackpot_share) in zip(tickets, payouts, strict=True):
         ticket.draw_prize_share = prize_share
@@ -209,6 +375,8 @@ def must_go_settle(*, actor, event, draw) -> list[MustGoTicket]:
         obj=draw,
         data={
             "rule": event.must_go_payout,
+            "ace_found_by_ticket": ace_found,
+            "ace_envelope": draw.envelope.number,
             "payouts": [
                 {
                     "sequence": t.sequence,

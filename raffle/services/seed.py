@@ -2,14 +2,17 @@
 lottery money put in the prizes, recorded as the seed, never as a foreign
 deposit and never as ticket sales."""
 
+import datetime
+from decimal import Decimal
+
 from django.db import transaction
 from django.db.models import Sum
 
 from core.audit import audit_record
 from core.money import ZERO, format_money, parse_amount
-from licensing.models import Deposit
+from licensing.models import Deposit, Licence
 from raffle.errors import RaffleError
-from raffle.models import DepositCoverage, Event, SeedDeposit
+from raffle.models import DepositCoverage, Event, SeedDeposit, SeedSource
 
 
 def covered_by_draws(deposit: Deposit) -> object:
@@ -57,3 +60,49 @@ def deposit_cover_seed(*, actor, deposit: Deposit, amount) -> SeedDeposit:
         data={"slip_number": deposit.slip_number, "seed": amount, "seed_source": event.seed_source},
     )
     return part
+
+
+# R:P6 the largest seed jackpot that needs no standby letter of credit.
+SEED_WITHOUT_LETTER_OF_CREDIT = Decimal("10000.00")
+# R:P6 a letter of credit runs at least this many days past the licence's expiry.
+CREDIT_DAYS_AFTER_LICENCE = 45
+
+
+def check_seed_terms(*, licence: Licence, seed: Decimal, source: str, reference, issuer, expires_on) -> dict:
+    """R:P6 a seed (guaranteed minimum) jackpot is set only here, when the event
+    of a new licence is set up. It counts in the prize board (L3), so it must
+    fit in it; over $10,000 it needs an irrevocable standby letter of credit
+    with its reference, its issuer and an expiry at least 45 days after the
+    licence's. Returns the letter's fields for the event."""
+    if source not in SeedSource.values:
+        raise RaffleError("Say where the seed jackpot comes from: the organisation's own funds or a sponsor.")
+    if seed > licence.prize_board:  # R:L3 the seed counts in the prize board
+        raise RaffleError(
+            f"A seed jackpot of {format_money(seed)} does not fit in licence {licence.number}'s prize board of "
+            f"{format_money(licence.prize_board)}: the seed counts in the prize board. Lower the seed, or ask "
+            "the licensing authority for a larger prize board.",
+            rule="L3",
+        )
+    reference, issuer = (reference or "").strip(), (issuer or "").strip()
+    given = [bool(reference), bool(issuer), expires_on is not None]
+    if seed > SEED_WITHOUT_LETTER_OF_CREDIT and not all(given):
+        raise RaffleError(
+            f"A seed jackpot of {format_money(seed)} is over $10,000: record the irrevocable standby letter "
+            "of credit that guarantees it (its reference, its issuer and its expiry) before setting up the event.",
+            rule="P6",
+        )
+    if any(given) and not all(given):
+        raise RaffleError(
+            "Record the whole letter of credit: its reference, the bank or credit union that issued it, and "
+            "its expiry.",
+            rule="P6",
+        )
+    earliest = licence.expires_on + datetime.timedelta(days=CREDIT_DAYS_AFTER_LICENCE)
+    if expires_on is not None and expires_on < earliest:
+        raise RaffleError(
+            f"The letter of credit expires on {expires_on:%Y-%m-%d}; it must run at least "
+            f"{CREDIT_DAYS_AFTER_LICENCE} days past the licence's expiry ({licence.expires_on:%Y-%m-%d}), "
+            f"to {earliest:%Y-%m-%d} or later.",
+            rule="P6",
+        )
+    return {"seed_letter_of_credit": reference, "seed_credit_issuer": issuer, "seed_credit_expires_on": expires_on}

@@ -9,7 +9,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from core.audit import audit_record
-from core.money import ZERO, parse_amount
+from core.money import ZERO, format_money, parse_amount
 from licensing.models import Deposit, IssuedReport, PaymentMethod
 from licensing.services import deposit_record, report_issue
 from raffle.errors import RaffleError
@@ -20,6 +20,7 @@ from raffle.models import (
     DrawOutcome,
     DrawState,
     Event,
+    MustGoTicket,
     PrizeKind,
     PrizePayment,
     UnclaimedPrize,
@@ -36,6 +37,52 @@ def prize_amount(draw: Draw, kind: str):
     if draw.outcome != DrawOutcome.JACKPOT_WON:
         raise RaffleError(f"Draw {draw.number} did not find the Ace of Spades; it has no jackpot to pay.", rule="P4")
     return draw.jackpot_awarded
+
+
+def holder_share(holder: MustGoTicket, kind: str):
+    """R:P7 what one holder of a must-go draw is owed of one kind of prize."""
+    share = holder.draw_prize_share if kind == PrizeKind.DRAW_PRIZE else holder.jackpot_share
+    return share or ZERO
+
+
+def _holder_label(holder: MustGoTicket) -> str:
+    return f"ticket {holder.winning_serial}" + (f" ({holder.winner_name})" if holder.winner_name else "")
+
+
+def _payment_owed(draw: Draw, kind: str, holder: MustGoTicket | None) -> tuple[MustGoTicket | None, object]:
+    """Who a payment pays and what they are owed. A must-go draw's prizes are
+    owed holder by holder (P7): the payment names its holder (or the only one
+    owed that prize) and is for that holder's share; any other draw owes its
+    prize whole to its one winner."""
+    holders = list(MustGoTicket.objects.select_for_update().filter(draw=draw).order_by("sequence"))
+    if not holders:
+        if holder is not None:
+            raise RaffleError(
+                f"Draw {draw.number} is not a must-go draw shared by several holders; leave the holder out."
+            )
+        return None, prize_amount(draw, kind)
+    label = PrizeKind(kind).label.lower()
+    owed = [h for h in holders if holder_share(h, kind) > 0]
+    if holder is None:
+        if len(owed) != 1:
+            names = ", ".join(_holder_label(h) for h in owed) or "nobody"
+            raise RaffleError(
+                f"The {label} of draw {draw.number} (the must-go draw) is owed to {names}: say which holder this "
+                "payment is for. Each holder is paid their own share by their own payment.",
+                rule="P7",
+            )
+        holder = owed[0]
+    holder = next((h for h in holders if h.pk == getattr(holder, "pk", holder)), None)
+    if holder is None:
+        raise RaffleError(f"That ticket was not drawn in draw {draw.number}; choose one of its holders.", rule="P7")
+    share = holder_share(holder, kind)
+    if share <= 0:
+        raise RaffleError(
+            f"The holder of {_holder_label(holder)} has no share of the {label} of draw {draw.number} under the "
+            "Rules of Play; nothing is owed to them for it.",
+            rule="P7",
+        )
+    return holder, share
 
 
 def _closed_draw(draw: Draw) -> tuple[Event, Draw]:
@@ -140,10 +187,15 @@ def prize_payment_record(
     paid_on: datetime.date,
     payee: str,
     cheque_image=None,
+    holder: MustGoTicket | None = None,
+    amount=None,
 ) -> PrizePayment:
     """R:P3 a prize paid in Canadian funds by cheque or electronic transfer,
     for exactly the amount the draw owes; a cheque's scan goes in the
-    four-draw report's annex (R1)."""
+    four-draw report's annex (R1). R:P7 in a must-go draw each holder is paid
+    their own share by their own payment (`holder`). `amount`, when given (a
+    cheque's figure typed by the treasurer), must be that amount: more than
+    the holder's share is refused, and a share is paid whole."""
     event, draw = _closed_draw(draw)
     if kind not in PrizeKind.values:
         raise RaffleError("Say whether this pays the draw prize or the jackpot.")
@@ -153,10 +205,36 @@ def prize_payment_record(
         raise RaffleError("Give the payee and the cheque number or transfer reference.", rule="P3")
     if paid_on < draw.held_on:  # R:D9 counted from the day the draw was held
         raise RaffleError(f"A prize cannot be paid before its draw (held on {draw.held_on:%Y-%m-%d}).")
-    if PrizePayment.objects.filter(draw=draw, kind=kind).exists():
-        raise RaffleError(f"The {PrizeKind(kind).label.lower()} of draw {draw.number} is already paid.")
-    amount = prize_amount(draw, kind)
-    unclaimed = UnclaimedPrize.objects.select_for_update().filter(draw=draw, kind=kind).first()
+    holder, owed = _payment_owed(draw, kind, holder)
+    paid = PrizePayment.objects.filter(draw=draw, kind=kind, must_go_ticket=holder).first()
+    if paid is not None:
+        whose = f" to the holder of {_holder_label(holder)}" if holder else ""
+        raise RaffleError(
+            f"The {PrizeKind(kind).label.lower()} of draw {draw.number}{whose} is already paid "
+            f"({format_money(paid.amount)} to {paid.payee} on {paid.paid_on:%Y-%m-%d})."
+        )
+    if amount is not None:
+        amount = parse_amount(amount, what="The amount paid", allow_zero=False)
+        label = PrizeKind(kind).label.lower()
+        what = (
+            f"the share of the {label} of draw {draw.number} owed to the holder of {_holder_label(holder)}"
+            if holder
+            else f"the {label} of draw {draw.number}"
+        )
+        if amount > owed:  # R:P7 no one is paid more than their own share
+            raise RaffleError(
+                f"{format_money(amount)} is more than {what}: {format_money(owed)}. Nothing was recorded; "
+                f"pay {format_money(owed)}.",
+                rule="P7" if holder else "P3",
+            )
+        if amount < owed:
+            raise RaffleError(
+                f"{what[0].upper()}{what[1:]} is {format_money(owed)}; it is paid whole, in one payment. "
+                "Nothing was recorded.",
+                rule="P7" if holder else "P3",
+            )
+    amount = owed
+    unclaimed = UnclaimedPrize.objects.select_for_update().filter(draw=draw, kind=kind, must_go_ticket=holder).first()
     if unclaimed and unclaimed.added_to_proceeds_on:  # R:P5
         raise RaffleError(
             f"This prize joined the gross proceeds on {unclaimed.added_to_proceeds_on:%Y-%m-%d}; "
@@ -168,6 +246,7 @@ def prize_payment_record(
     payment = PrizePayment(
         draw=draw,
         kind=kind,
+        must_go_ticket=holder,
         amount=amount,
         method=method,
         reference=reference.strip()[:60],
@@ -185,6 +264,7 @@ def prize_payment_record(
         data={
             "draw": draw.number,
             "kind": kind,
+            "holder": {"sequence": holder.sequence, "serial": holder.winning_serial} if holder else None,
             "amount": amount,
             "currency": "CAD",
             "method": method,
@@ -198,17 +278,24 @@ def prize_payment_record(
 
 
 @transaction.atomic
-def prize_mark_unclaimed(*, actor, draw: Draw, kind: str = PrizeKind.DRAW_PRIZE) -> UnclaimedPrize:
-    """R:P5 the winner has not claimed: the prize is held in trust at least six months."""
+def prize_mark_unclaimed(
+    *, actor, draw: Draw, kind: str = PrizeKind.DRAW_PRIZE, holder: MustGoTicket | None = None
+) -> UnclaimedPrize:
+    """R:P5 the winner has not claimed: the prize is held in trust at least
+    six months. R:P7 in a must-go draw, one holder's own share (`holder`)."""
     event, draw = _closed_draw(draw)
-    if PrizePayment.objects.filter(draw=draw, kind=kind).exists():
-        raise RaffleError(f"The {PrizeKind(kind).label.lower()} of draw {draw.number} is already paid.")
-    if UnclaimedPrize.objects.filter(draw=draw, kind=kind).exists():
-        raise RaffleError(f"The {PrizeKind(kind).label.lower()} of draw {draw.number} is already held as unclaimed.")
+    holder, owed = _payment_owed(draw, kind, holder)
+    label = PrizeKind(kind).label.lower()
+    whose = f" owed to the holder of {_holder_label(holder)}" if holder else ""
+    if PrizePayment.objects.filter(draw=draw, kind=kind, must_go_ticket=holder).exists():
+        raise RaffleError(f"The {label} of draw {draw.number}{whose} is already paid.")
+    if UnclaimedPrize.objects.filter(draw=draw, kind=kind, must_go_ticket=holder).exists():
+        raise RaffleError(f"The {label} of draw {draw.number}{whose} is already held as unclaimed.")
     prize = UnclaimedPrize.objects.create(
         draw=draw,
         kind=kind,
-        amount=prize_amount(draw, kind),
+        must_go_ticket=holder,
+        amount=owed,
         unclaimed_since=draw.held_on,
         recorded_by=actor,
     )
@@ -216,7 +303,13 @@ def prize_mark_unclaimed(*, actor, draw: Draw, kind: str = PrizeKind.DRAW_PRIZE)
         actor=actor,
         action="raffle.prize.unclaimed",
         obj=prize,
-        data={"draw": draw.number, "kind": kind, "amount": prize.amount, "hold_until": prize.hold_until},
+        data={
+            "draw": draw.number,
+            "kind": kind,
+            "holder": {"sequence": holder.sequence, "serial": holder.winning_serial} if holder else None,
+            "amount": prize.amount,
+            "hold_until": prize.hold_until,
+        },
     )
     return prize
 

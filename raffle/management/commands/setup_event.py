@@ -7,7 +7,7 @@ from django.utils import timezone
 from core.errors import DomainError
 from licensing.models import AuthorityKind, CharitablePurpose, SalesChannel
 from licensing.services import eligibility_record, licence_create, organisation_get_or_create
-from raffle.models import DeckKind, SeedSource
+from raffle.models import MUST_GO_PAYOUTS_OFFERED, DeckKind, MustGoPayout, SeedSource
 from raffle.services import event_setup
 
 AUTHORITIES = {
@@ -55,6 +55,23 @@ class Command(BaseCommand):
             "or recorded later on the Rules of Play settings page).",
         )
         parser.add_argument("--rules-approval-reference", default="", help="The authority's reference of it.")
+        exit_strategy = parser.add_argument_group(
+            "exit strategy (P7)", "How the event ends if the Ace of Spades is not found in time."
+        )
+        exit_strategy.add_argument(
+            "--last-draw",
+            type=int,
+            metavar="N",
+            help="Fix the event's last draw (e.g. 40): it is the must-go final draw, and no draw comes after it.",
+        )
+        exit_strategy.add_argument(
+            "--must-go-payout",
+            choices=[p.value for p in MUST_GO_PAYOUTS_OFFERED],
+            default=MustGoPayout.SHARE_NON_ACE,
+            help="How the holders of the must-go draw are paid: the non-ace holders share the draw prize "
+            "(share_non_ace), every holder shares it (share_all), or the first ticket drawn wins it and later "
+            "tickets play for the jackpot only (first_ticket).",
+        )
         seed = parser.add_argument_group(
             "seed jackpot (P6)",
             "A seed or guaranteed minimum jackpot; it counts in the prize board and its fee (L3, L9). "
@@ -125,6 +142,8 @@ class Command(BaseCommand):
                     seed_letter_of_credit=o["letter_of_credit"],
                     seed_credit_issuer=o["credit_issuer"],
                     seed_credit_expires_on=_date(o["credit_expires"]) if o["credit_expires"] else None,
+                    must_go_payout=o["must_go_payout"],
+                    last_draw_number=o["last_draw"],
                 )
         except DomainError as error:
             raise CommandError(str(error)) from None
@@ -151,6 +170,11 @@ class Command(BaseCommand):
             out.write(
                 f"Seed:         ${event.seed_jackpot:,.2f} from {event.get_seed_source_display().lower()}, "
                 f"counted in the prize board{credit}"
+            )
+        if event.last_draw_number:
+            out.write(
+                f"Last draw:    draw {event.last_draw_number}, the must-go final draw "
+                f"({event.get_must_go_payout_display().lower()})"
             )
         out.write(f"Envelopes:    {event.envelopes.count()} sealed, numbered 1 to 52")
         out.write(self.style.SUCCESS(f"Draw 1:       scheduled {timezone.localtime(first_draw_at):%Y-%m-%d %H:%M}"))

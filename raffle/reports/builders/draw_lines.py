@@ -130,7 +130,8 @@ def draw_lines(draws: list[Draw]) -> list[DrawLine]:
     ):
         voids.setdefault(draw_id, []).append(serial)
     must_go: dict[int, list] = {}
-    for t in MustGoTicket.objects.filter(draw__in=ids).select_related("envelope").order_by("draw_id", "sequence"):
+    holders = MustGoTicket.objects.filter(draw__in=ids).select_related("envelope").prefetch_related("payments")
+    for t in holders.order_by("draw_id", "sequence"):
         must_go.setdefault(t.draw_id, []).append(t)
     claims = dict(
         WinnerSelection.objects.filter(draw__in=ids, claimed_at__isnull=False, superseded_at__isnull=True).values_list(

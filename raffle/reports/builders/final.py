@@ -161,10 +161,15 @@ def _fees(event: Event, draws) -> list[PeriodFee]:
 def _unclaimed(event: Event) -> tuple[Decimal, list[UnclaimedPrize]]:
     """R:P5 prizes nobody claimed: the total added to the gross proceeds
     (forfeited), and those still held in trust (not paid, not yet added)."""
-    paid = set(PrizePayment.objects.filter(draw__event=event).values_list("draw_id", "kind"))
+    paid = set(PrizePayment.objects.filter(draw__event=event).values_list("draw_id", "kind", "must_go_ticket_id"))
     unclaimed = list(UnclaimedPrize.objects.filter(draw__event=event).select_related("draw"))
     forfeited = sum((u.amount for u in unclaimed if u.added_to_proceeds_on is not None), ZERO)
-    held = [u for u in unclaimed if u.added_to_proceeds_on is None and (u.draw_id, u.kind) not in paid]
+    held = [
+        u
+        for u in unclaimed
+        if u.added_to_proceeds_on is None
+        and (u.draw_id, u.kind, u.must_go_ticket_id) not in paid  # R:P7 a must-go holder's own share
+    ]
     return forfeited, held
 
 

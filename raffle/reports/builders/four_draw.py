@@ -208,7 +208,7 @@ def four_draw_report(event: Event, period: int) -> FourDrawReport:
         .order_by("deposited_on", "slip_number")
         .prefetch_related(Prefetch("coverage", DepositCoverage.objects.select_related("draw")))
     )
-    payments = list(PrizePayment.objects.filter(draw__in=draws).select_related("draw"))
+    payments = list(PrizePayment.objects.filter(draw__in=draws).select_related("draw", "must_go_ticket"))
     expenses = expenses_of_period(licence, period, ends, ended and period == len(ends))
     return FourDrawReport(
         licence=licence,

@@ -10,7 +10,7 @@ from core.errors import DomainError
 from core.roles import role_required
 from raffle import services
 from raffle.forms import treasury as tf
-from raffle.models import Draw, PrizePayment, UnclaimedPrize
+from raffle.models import Draw, MustGoTicket, PrizePayment, UnclaimedPrize
 from raffle.views.treasury.common import READ, WRITE, event_for, page_context, write_and_back
 
 
@@ -24,9 +24,14 @@ def prizes(request, event_id: int):
             request,
             event,
             draws=Draw.objects.filter(event=event, state="closed").order_by("number"),
-            payments=PrizePayment.objects.filter(draw__event=event).select_related("draw"),
+            payments=PrizePayment.objects.filter(draw__event=event).select_related("draw", "must_go_ticket"),
+            # R:P7 a must-go draw's holders, each with their share and their own payments
+            holders=MustGoTicket.objects.filter(draw__event=event)
+            .select_related("draw", "envelope")
+            .prefetch_related("payments")
+            .order_by("draw__number", "sequence"),
             unclaimed=UnclaimedPrize.objects.filter(draw__event=event)
-            .select_related("draw")
+            .select_related("draw", "must_go_ticket")
             .prefetch_related("attempts"),
             payment_form=tf.PrizePaymentForm(event=event),
             unclaimed_form=tf.UnclaimedForm(event=event),
@@ -53,6 +58,8 @@ def prize_pay(request, event_id: int):
             paid_on=d["paid_on"],
             payee=d["payee"],
             cheque_image=d["cheque_image"],
+            holder=d.get("holder"),
+            amount=d.get("amount") or None,
         ),
         done="Payment recorded.",
         back=reverse("treasury_prizes", args=[event.pk]),
@@ -67,7 +74,9 @@ def prize_unclaimed(request, event_id: int):
     return write_and_back(
         request,
         form,
-        lambda d: services.prize_mark_unclaimed(actor=request.user, draw=d["draw"], kind=d["kind"]),
+        lambda d: services.prize_mark_unclaimed(
+            actor=request.user, draw=d["draw"], kind=d["kind"], holder=d.get("holder")
+        ),
         done="Prize held in trust as unclaimed.",
         back=reverse("treasury_prizes", args=[event.pk]),
     )
