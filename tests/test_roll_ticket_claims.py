@@ -228,6 +228,8 @@ def test_the_board_and_the_dashboard_show_the_ticket_awaiting_its_claim(staff_us
     until = timezone.localtime(draw.claim_until)
     board = client.get(reverse("public_board", args=[draw.event_id])).content.decode()
     assert f"awaiting claim: ticket {draw.winning_serial} until {until:%a %-d %b %Y}" in board
+    french = client.get(reverse("public_board", args=[draw.event_id]), HTTP_ACCEPT_LANGUAGE="fr-CA").content.decode()
+    assert f"en attente de réclamation : billet {draw.winning_serial} jusqu'au" in french
     client.force_login(user_with_role(roles.TREASURER))
     dashboard = client.get(reverse("event_dashboard", args=[draw.event_id])).content.decode()
     assert f"Awaiting claim: ticket {draw.winning_serial} until {until:%A %-d %B %Y}" in dashboard

@@ -33,11 +33,14 @@ STAFF_WHO_RUN_DRAWS = (roles.DRAW_STAFF, roles.ADMINISTRATOR)
 
 def _progress(draw: Draw) -> list[dict]:
     """The progress shown on every screen: one item per state with a forward
-    step, named by the table; done, current (the draw's next step) or later."""
-    here = DRAW_ORDER.index(draw.state) if draw.state in DRAW_ORDER else 0
+    step, named by the table; done, current (the draw's next step) or later.
+    A state reached only by a row the staff choose (R:T8 awaiting a claim)
+    is a wait within the step it was chosen at, not an item of its own."""
+    waits = {step.to: step.state for step in DRAW_STEPS if step.choice}
+    here = DRAW_ORDER.index(waits.get(draw.state, draw.state)) if draw.state in DRAW_ORDER else 0
     items, seen = [], set()
     for step in DRAW_STEPS:
-        if step.to is None or step.back or step.state in seen:
+        if step.to is None or step.back or step.choice or step.state in seen or step.state in waits:
             continue
         seen.add(step.state)
         there = DRAW_ORDER.index(step.state)
