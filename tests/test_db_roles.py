@@ -14,6 +14,7 @@ from core.db_roles import append_only_tables, role_ownership, runtime_privileges
 
 APPEND_ONLY = {
     "core_auditentry",
+    "licensing_reportreturn",  # a report the licensing officer sent back, as recorded (R1, R2)
     "raffle_carddestruction",
     "raffle_deckcommitment",
     "raffle_drawpostponement",

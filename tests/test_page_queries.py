@@ -35,9 +35,12 @@ SKIP = {"logout", "admin:logout", "admin:view_on_site"}
 # the overview and the dashboard read the draws, the trust account and the
 # licence's amendments once for the deadlines, the reconciliation and the
 # periods: back under 20. The dashboard's forecast still reads the prize board
-# and the last day in force on their own (held at 22).
+# and the last day in force on their own (held at 22). The final report reads
+# the expiry in force once, the unclaimed prizes once and its interest from the
+# ledger it builds anyway (40 -> 37), and one more for the report sent back
+# that a corrected version names (#14): 38.
 CEILINGS = {
-    "treasury_final_report": 40,
+    "treasury_final_report": 38,
     "event_dashboard": 22,
     "audit_trail": 64,
     "treasury_trust_ledger": 22,

@@ -1,11 +1,13 @@
 """Every field the four-draw and final reports must carry, read from the PDF
-text and the CSV, on one season: a seed, a voided ticket, a must-go draw with
+text and the CSV, on one season: a seed, a voided ticket, a postponed draw, a must-go draw with
 two shares, an expense before draw 1 and one between periods, a bank charge
 and a prize cheque the bank has not cleared (RULES R1, R2, R5, L9, L13, T11,
 P5, P6, P7, D4, D6, D10). A property test: every expense lands in exactly one
 four-draw report."""
 
 import datetime
+import io
+from csv import DictReader
 from decimal import Decimal
 
 import pytest
@@ -24,7 +26,7 @@ from licensing.services import (
     licence_cancel,
 )
 from raffle import services
-from raffle.models import Draw, DrawState, MustGoPayout, MustGoReason, PrizeKind, Sale, Ticket
+from raffle.models import Draw, DrawState, MustGoPayout, MustGoReason, NotificationMethod, PrizeKind, Sale, Ticket
 from raffle.reports.builders import (
     available_periods,
     expense_period,
@@ -48,6 +50,7 @@ from tests.factories import (
 )
 
 SALES = ["795.00", "430.00", "405.00", "385.00", "300.00"]
+DAYS = datetime.timedelta(days=1)
 
 
 def _day(draw, days=0):
@@ -107,6 +110,18 @@ def season(treasurer):
     draws = []
     for number, amount in enumerate(SALES, start=1):
         d = Draw.objects.get(event=event, number=number)
+        if number == 3:  # R:D9 postponed a day, two days ahead, with the authority told
+            with clock_at(d.scheduled_at - datetime.timedelta(days=2)):
+                services.draw_postpone(
+                    actor=treasurer,
+                    draw=d,
+                    new_at=d.scheduled_at + datetime.timedelta(days=1),
+                    reason="Hall flooded",
+                    notice_to="AGCO lottery licensing",
+                    notice_at=timezone.now(),
+                    notice_method=NotificationMethod.EMAIL,
+                )
+            d = Draw.objects.get(pk=d.pk)
         draws.append(run_draw_on_its_night(d, actor=treasurer, sales=amount, destroyer=members[0], verifier=members[1]))
     last = Draw.objects.get(event=event, number=6)
     with clock_at(last.scheduled_at):  # R:D9 held on its night
@@ -265,6 +280,13 @@ def test_four_draw_report_carries_every_field_per_draw_and_per_period(season):  
     ):
         assert figure in text, figure
     assert text.count(", bona fide member in charge Signature:") == 2  # R:L13 two members sign
+    postponed = draws[2].postponements.get()  # R:D9 the scheduled, the new and the held time
+    assert (
+        f"{timezone.localtime(postponed.postponed_from):%Y-%m-%d %H:%M} postponed to "
+        f"{timezone.localtime(postponed.postponed_to):%Y-%m-%d %H:%M}"
+    ) in text
+    assert report.lines[2].held_at >= postponed.postponed_to
+    assert timezone.localdate(draws[3].scheduled_at) == timezone.localdate(postponed.postponed_from) + 7 * DAYS
     assert "Jackpot advertisement" not in text  # paid after draw 4: period 2's report
     assert "Video of Draw" not in text
     csv = four_draw_csv(report)
@@ -272,6 +294,9 @@ def test_four_draw_report_carries_every_field_per_draw_and_per_period(season):  
     for column in ("scheduled_at", "held_at", "tickets_sold", "voided_tickets", "voided_serials", "jackpot_before"):
         assert column in header
     assert void_serial in csv
+    rows = {row["draw_number"]: row for row in DictReader(io.StringIO(csv))}
+    assert rows["3"]["postponed_to"] == f"{timezone.localtime(postponed.postponed_to):%Y-%m-%d %H:%M}"
+    assert rows["3"]["scheduled_at"] == f"{timezone.localtime(postponed.postponed_from):%Y-%m-%d %H:%M}"
     assert "\nprize_board_used_to_date," in csv and "\nseed,Test" not in csv
     assert "\nexpense," in csv and "Ticket rolls" in csv
 

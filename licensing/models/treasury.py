@@ -212,6 +212,10 @@ class IssuedReport(models.Model):
     anchor_hash = models.CharField(max_length=64, blank=True)
     anchor_chain = models.PositiveBigIntegerField(null=True, blank=True)
     anchor_seq = models.PositiveBigIntegerField(null=True, blank=True)
+    # R:R1 R:R2 a report the licensing officer sent back is corrected and filed
+    # again as a new version that replaces it; the returned one is kept as sent.
+    version = models.PositiveIntegerField(default=1)
+    replaces = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="replaced_by")
 
     class Meta:
         ordering = ["licence", "-generated_at"]
@@ -220,11 +224,24 @@ class IssuedReport(models.Model):
             models.CheckConstraint(
                 condition=~Q(kind=ReportKind.FOUR_DRAW) | Q(period__gte=1), name="four_draw_report_has_period"
             ),
+            models.UniqueConstraint(
+                fields=["licence", "kind", "period", "file_format", "version"],
+                nulls_distinct=False,
+                name="issued_report_version_once",
+            ),
+            models.CheckConstraint(
+                condition=Q(version=1, replaces__isnull=True) | Q(version__gt=1, replaces__isnull=False),
+                name="issued_report_later_version_replaces",
+            ),
         ]
 
     def __str__(self) -> str:
         period = f" {self.period}" if self.period else ""
-        return f"{self.get_kind_display()}{period} ({self.file_format.upper()}, {self.generated_at:%Y-%m-%d %H:%M})"
+        version = f", version {self.version}" if self.version > 1 else ""
+        return (
+            f"{self.get_kind_display()}{period} ({self.file_format.upper()}{version}, "
+            f"{self.generated_at:%Y-%m-%d %H:%M})"
+        )
 
 
 class DonatedPrize(models.Model):

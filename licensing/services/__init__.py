@@ -22,7 +22,12 @@ from licensing.services.audited_statements import (  # noqa: F401
     audited_statement_request_record,
 )
 from licensing.services.eligibility import eligibility_check, eligibility_record  # noqa: F401
-from licensing.services.issued_reports import report_file_intact, report_issue  # noqa: F401
+from licensing.services.issued_reports import (  # noqa: F401
+    report_file_intact,
+    report_issue,
+    report_return_record,
+    report_to_correct,
+)
 from licensing.services.licences import (  # noqa: F401
     DEFAULT_FEE_RATE_PERCENT,
     check_authority_allows,

@@ -201,3 +201,15 @@ class WinnersPublicationForm(forms.Form):
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["draw"].queryset = Draw.objects.filter(event=event, state=DrawState.CLOSED)
+
+
+class ReportReturnForm(forms.Form):
+    """R:R1 R:R2 the licensing officer sent an issued report back."""
+
+    returned_on = forms.DateField(label=_("Sent back on"), widget=DATE)
+    returned_by = forms.CharField(label=_("By"), max_length=150, help_text=_("The licensing officer and their office."))
+    reasons = forms.CharField(
+        label=_("Reasons"), widget=forms.Textarea(attrs={"rows": 2}), help_text=_("What must be corrected or added.")
+    )
+    reference = forms.CharField(label=_("Reference"), max_length=100, required=False)
+    refile_by = forms.DateField(label=_("Corrected report due by"), widget=DATE, required=False)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import icalendar
 from django.conf import settings
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from licensing.models import AuditedStatementRequest, IssuedReport, ReportKind, SalesChannel
@@ -51,6 +52,29 @@ class Deadline:
         return f"{digest}@{host}"
 
 
+def _corrections_due(on_file: list[IssuedReport]) -> list[Deadline]:
+    """R:R1 R:R2 a report the licensing officer sent back is due again,
+    corrected: by the day the officer gave, else at once. Done once the
+    corrected version is issued (it replaces the returned one)."""
+    out = []
+    for report in on_file:
+        returned = getattr(report, "return_record", None)
+        if returned is None:
+            continue
+        name = "Final report" if report.kind == ReportKind.FINAL else f"Four-draw report {report.period}"
+        out.append(
+            Deadline(
+                returned.refile_by or returned.returned_on,
+                f"{name}, corrected ({report.file_format.upper()} version {report.version + 1}): sent back by "
+                f"{returned.returned_by} on {returned.returned_on:%Y-%m-%d}",
+                "report",
+                done=report.superseded,
+                rule="R2" if report.kind == ReportKind.FINAL else "R1",
+            )
+        )
+    return out
+
+
 def event_deadlines(
     event: Event, *, today: datetime.date | None = None, reports_only: bool = False, closed: list[Draw] | None = None
 ) -> list[Deadline]:
@@ -62,11 +86,18 @@ def event_deadlines(
     if closed is None:
         closed = Draw.objects.filter(event=event, state=DrawState.CLOSED).order_by("number")
     draws = [d for d in closed if d.state == DrawState.CLOSED]
-    issued = set(IssuedReport.objects.filter(licence=licence).values_list("kind", "period"))
+    on_file = list(
+        IssuedReport.objects.filter(licence=licence)
+        .annotate(superseded=Exists(IssuedReport.objects.filter(replaces=OuterRef("pk"))))
+        .select_related("return_record")
+        .order_by("kind", "period", "file_format", "version")
+    )
+    issued = {(r.kind, r.period) for r in on_file}
     out: list[Deadline] = []
     by_period: dict[int, list[Draw]] = {}
     amended = None if reports_only else LicenceAmendmentsRead(licence)
-    ended = bool(licence_end(event, today=today, expires_on=amended.expires_on(today) if amended else None))
+    expires_on = amended.expires_on(today) if amended else None
+    ended = bool(licence_end(event, today=today, expires_on=expires_on))
     for d in draws:
         by_period.setdefault(period_of(d.number), []).append(d)
         day = report_day(d)
@@ -103,10 +134,11 @@ def event_deadlines(
                     rule="R1",
                 )
             )
+    out += _corrections_due(on_file)
     if ended:  # R:R5 however the licence ended, with or without a draw held
         out.append(
             Deadline(
-                final_report_due(event, report_day(draws[-1]) if draws else None, today=today),
+                final_report_due(event, report_day(draws[-1]) if draws else None, today=today, expires_on=expires_on),
                 "Final report",
                 "report",
                 done=(ReportKind.FINAL, None) in issued,

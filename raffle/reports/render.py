@@ -6,9 +6,12 @@ CSV: one row per draw with named columns, then the totals as rows labelled
 in the first column (the label is repeated in `draw_number`, where the first
 exports put it)."""
 
+from django.utils import timezone
+
 from core.audit import anchor_text
 from core.csvsafe import csv_text
 from core.pdf import render_pdf
+from licensing.services import report_to_correct
 from raffle.reports.builders import FinalReport, FourDrawReport, final_report, four_draw_report
 
 
@@ -57,8 +60,6 @@ DRAW_COLUMNS = [
 
 
 def _when(value) -> str:
-    from django.utils import timezone
-
     return timezone.localtime(value).strftime("%Y-%m-%d %H:%M") if value else ""
 
 
@@ -140,8 +141,23 @@ def four_draw_csv(report: FourDrawReport) -> str:
         _total(licence, "expense", ticket_sales=e.amount, draw_date=e.paid_on.isoformat(), winner=e.description)
         for e in report.expenses
     ]
+    rows += [_total(licence, label, winner=value) for label, value in correction_lines(report)]
     rows.append(_total(licence, "audit_anchor", draw_date=anchor_text(licence.organisation_id)))
     return csv_text(DRAW_COLUMNS, rows)
+
+
+def correction_lines(report) -> list[tuple[str, str]]:
+    """R:R1 R:R2 the version a corrected report replaces, and why it was sent back."""
+    replaced = getattr(report, "correction", None)
+    if replaced is None:
+        return []
+    returned = replaced.return_record
+    return [
+        ("corrects_version", f"{replaced.version} issued {_when(replaced.generated_at)}"),
+        ("corrects_sha256", replaced.sha256),
+        ("sent_back", f"{returned.returned_on:%Y-%m-%d} by {returned.returned_by} {returned.reference}".strip()),
+        ("sent_back_reasons", returned.reasons),
+    ]
 
 
 def final_summary(report: FinalReport) -> list[list]:
@@ -183,7 +199,11 @@ def final_summary(report: FinalReport) -> list[list]:
 
 def final_csv(report: FinalReport) -> str:
     """The financial summary (line, amount), then every draw as in the four-draw CSV."""
-    summary = [*final_summary(report), ["audit_anchor", anchor_text(report.licence.organisation_id)]]
+    summary = [
+        *final_summary(report),
+        *map(list, correction_lines(report)),
+        ["audit_anchor", anchor_text(report.licence.organisation_id)],
+    ]
     head = csv_text(["line", "amount"], summary)
     return head + "\n" + csv_text(DRAW_COLUMNS, _draw_rows(report, report.reconciliation))
 
@@ -192,10 +212,15 @@ def report_file(event, kind: str, period: int | None, file_format: str):
     """(content, filename, fee, due_on) of a report rendered now: what the page
     previews and issues, and what `manage.py export_report` writes."""
     number = event.licence.number
+    # R:R1 R:R2 after the licensing officer sent the issued report back, the
+    # report says which version it corrects, when it was returned and why.
+    correction = report_to_correct(event.licence, kind, period if kind == "four_draw" else None, file_format)
     if kind == "four_draw":
         report = four_draw_report(event, period)
+        report.correction = correction
         content = four_draw_pdf(report) if file_format == "pdf" else four_draw_csv(report).encode()
         return content, f"{number}-four-draw-{period}.{file_format}", report.fee, report.due_on
     report = final_report(event)
+    report.correction = correction
     content = final_pdf(report) if file_format == "pdf" else final_csv(report).encode()
     return content, f"{number}-final-report.{file_format}", report.fee_total, report.due_on

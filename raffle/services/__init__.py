@@ -55,6 +55,7 @@ from raffle.services.tickets import (  # noqa: F401
 from raffle.services.treasury import (  # noqa: F401
     deposit_cover_draws,
     deposit_record_for_draws,
+    event_report_issue,
     prize_add_to_proceeds,
     prize_log_contact_attempt,
     prize_mark_unclaimed,

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from core.audit import audit_record
 from core.money import ZERO, format_money, parse_amount
-from licensing.models import Deposit, PaymentMethod
-from licensing.services import deposit_record
+from licensing.models import Deposit, IssuedReport, PaymentMethod
+from licensing.services import deposit_record, report_issue
 from raffle.errors import RaffleError
 from raffle.models import (
     ContactAttempt,
@@ -26,6 +26,7 @@ from raffle.models import (
     UnclaimedPrize,
     WinnersPublication,
 )
+from raffle.reports.render import report_file
 from raffle.services.seed import deposit_cover_seed, seed_part
 
 
@@ -379,3 +380,19 @@ def winners_publication_record(*, actor, draw: Draw, published_on: datetime.date
         data={"draw": draw.number, "published_on": published_on, "where": publication.where},
     )
     return publication
+
+
+def event_report_issue(*, actor, event: Event, kind: str, file_format: str, period: int | None = None) -> IssuedReport:
+    """R:R1 R:R2 render the report now and keep the file as issued (a report
+    the licensing officer sent back is issued again as its next version)."""
+    content, _, fee, due_on = report_file(event, kind, period, file_format)
+    return report_issue(
+        actor=actor,
+        licence=event.licence,
+        kind=kind,
+        file_format=file_format,
+        content=content,
+        period=period,
+        fee=fee,
+        due_on=due_on,
+    )

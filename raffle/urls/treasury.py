@@ -40,6 +40,7 @@ urlpatterns = [
     ),
     path("<int:event_id>/reports/issue/", v.report_issue, name="treasury_report_issue"),
     path("<int:event_id>/reports/issued/<int:report_id>/", v.issued_download, name="treasury_issued"),
+    path("<int:event_id>/reports/issued/<int:report_id>/return/", v.report_return, name="treasury_report_return"),
     path("<int:event_id>/ledger.csv", v.ledger_download, name="treasury_ledger"),
     path("<int:event_id>/deadlines.ics", v.deadlines_feed, name="treasury_deadlines_ics"),
 ]

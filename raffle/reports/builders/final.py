@@ -5,7 +5,7 @@ import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Prefetch, Sum
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from core.money import ZERO
@@ -16,9 +16,9 @@ from licensing.models import (
     Expense,
     ExpenseCategory,
     ExpenseKind,
-    InterestCredit,
     Licence,
 )
+from licensing.terms import licence_expires_on
 from raffle.charts import ChartPoint, sales_and_jackpot_svg
 from raffle.models import DepositCoverage, Event, PrizePayment, UnclaimedPrize
 from raffle.reports import registers
@@ -158,16 +158,19 @@ def _fees(event: Event, draws) -> list[PeriodFee]:
     return fees
 
 
-def _unclaimed_held(event: Event) -> list[UnclaimedPrize]:
-    """R:P5 prizes nobody claimed, still held in trust (not paid, not yet added to the proceeds)."""
+def _unclaimed(event: Event) -> tuple[Decimal, list[UnclaimedPrize]]:
+    """R:P5 prizes nobody claimed: the total added to the gross proceeds
+    (forfeited), and those still held in trust (not paid, not yet added)."""
     paid = set(PrizePayment.objects.filter(draw__event=event).values_list("draw_id", "kind", "must_go_ticket_id"))
-    return [
+    unclaimed = list(UnclaimedPrize.objects.filter(draw__event=event).select_related("draw"))
+    forfeited = sum((u.amount for u in unclaimed if u.added_to_proceeds_on is not None), ZERO)
+    held = [
         u
-        for u in UnclaimedPrize.objects.filter(draw__event=event, added_to_proceeds_on__isnull=True).select_related(
-            "draw"
-        )
-        if (u.draw_id, u.kind, u.must_go_ticket_id) not in paid  # R:P7 a must-go holder's own share
+        for u in unclaimed
+        if u.added_to_proceeds_on is None
+        and (u.draw_id, u.kind, u.must_go_ticket_id) not in paid  # R:P7 a must-go holder's own share
     ]
+    return forfeited, held
 
 
 def _latest_statement(licence: Licence) -> StatementReconciliation | None:
@@ -182,15 +185,11 @@ def final_report(event: Event, *, today: datetime.date | None = None) -> FinalRe
     licence = event.licence
     draws = closed_draws(event)
     lines = draw_lines(draws)
-    end_reason = licence_end(event, today=today)
+    expires_on = licence_expires_on(licence, today or timezone.localdate())  # R:L8 read once
+    end_reason = licence_end(event, today=today, expires_on=expires_on)
     if event.is_concluded and draws and draws[-1].must_go:
         end_reason = "the Ace of Spades was found in the must-go draw"
-    forfeited = (
-        UnclaimedPrize.objects.filter(draw__event=event, added_to_proceeds_on__isnull=False).aggregate(t=Sum("amount"))[
-            "t"
-        ]
-        or ZERO
-    )
+    forfeited, unclaimed_held = _unclaimed(event)
     expenses = list(Expense.objects.filter(licence=licence).select_related("approved_use"))
     running = [e for e in expenses if e.kind == ExpenseKind.EXPENSE and e.category != ExpenseCategory.LICENCE_FEE]
     categories = {label: ZERO for value, label in ExpenseCategory.choices if value != ExpenseCategory.LICENCE_FEE}
@@ -231,15 +230,15 @@ def final_report(event: Event, *, today: datetime.date | None = None) -> FinalRe
         video_register=registers.video_register_available(),
         chart_svg=sales_and_jackpot_svg([ChartPoint(d.number, d.ticket_sales, d.jackpot_after) for d in draws]),
         last_draw_on=last_day,
-        due_on=final_report_due(event, last_day, today=today),  # R:R2 R:R5
+        due_on=final_report_due(event, last_day, today=today, expires_on=expires_on),  # R:R2 R:R5
         end_reason=end_reason,
         seed=event.seed_jackpot,
         seed_source=seed_source_text(event),
-        interest=InterestCredit.objects.filter(account__licence=licence).aggregate(t=Sum("amount"))["t"] or ZERO,
+        interest=sum((e.amount for e in entries if e.kind == "interest"), ZERO),  # the ledger's interest credits
         must_go_shares=sum((line.must_go_shares for line in lines), ZERO),
         expense_categories=list(categories.items()),
         fees_paid=sum((e.amount for e in expenses if e.category == ExpenseCategory.LICENCE_FEE), ZERO),
-        unclaimed_held=_unclaimed_held(event),
+        unclaimed_held=unclaimed_held,
         ledger_balance=entries[-1].balance if entries else ZERO,
         statement=_latest_statement(licence),
         compliance=compliance_rows(event),

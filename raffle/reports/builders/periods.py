@@ -50,7 +50,9 @@ def expense_period(paid_on: datetime.date, period_ends: list[datetime.date], *, 
     return len(period_ends) if last_is_final else None
 
 
-def licence_ended_on(event, *, today: datetime.date | None = None) -> datetime.date | None:
+def licence_ended_on(
+    event, *, today: datetime.date | None = None, expires_on: datetime.date | None = None
+) -> datetime.date | None:
     """R:R5 the day the licence ended: the Ace found, the cancellation (or the
     licensing authority's conclusion), the expiry; None while it runs."""
     from licensing.models import LicenceStatus
@@ -62,17 +64,20 @@ def licence_ended_on(event, *, today: datetime.date | None = None) -> datetime.d
     if licence.status != LicenceStatus.ACTIVE and licence.concluded_at:
         return timezone.localdate(licence.concluded_at)
     today = today or timezone.localdate()
-    expires_on = licence_expires_on(licence, today)  # R:L8 the expiry in force, amendments included: one read
+    expires_on = expires_on or licence_expires_on(licence, today)  # R:L8 the expiry in force, amendments included
     return expires_on if today > expires_on else None
 
 
-def final_report_due(event, last_draw_day: datetime.date | None, *, today=None) -> datetime.date | None:
+def final_report_due(
+    event, last_draw_day: datetime.date | None, *, today=None, expires_on: datetime.date | None = None
+) -> datetime.date | None:
     """R:R5 R:R2 every licence that ends owes its final report: 30 days after
     its last draw, or, when it ended before any draw was held, 30 days after
-    the day it ended (cancelled or expired); None while it runs."""
-    if not licence_end(event, today=today):
+    the day it ended (cancelled or expired); None while it runs. `expires_on`:
+    the expiry in force today, when the caller has read it."""
+    if not licence_end(event, today=today, expires_on=expires_on):
         return None
-    start = last_draw_day or licence_ended_on(event, today=today) or event.licence.issued_on
+    start = last_draw_day or licence_ended_on(event, today=today, expires_on=expires_on) or event.licence.issued_on
     return start + datetime.timedelta(days=FINAL_DUE_DAYS)
 
 

@@ -35,6 +35,7 @@ from raffle.views.treasury.reports import (  # noqa: F401
     ledger_download,
     overview,
     report_issue,
+    report_return,
     report_view,
     treasury_home,
 )

@@ -21,14 +21,15 @@ from licensing.models import (
     IssuedReport,
     ReportKind,
 )
-from raffle import selectors
+from raffle import selectors, services
+from raffle.forms import ReportReturnForm
 from raffle.models import Draw, DrawState, Event
 from raffle.reports import builders
 from raffle.reports import render as report_render
 from raffle.reports.deadlines import deadlines_ics, event_deadlines
 from raffle.reports.ledger import ledger_csv
 from raffle.reports.reconciliation import draw_reconciliation, trust_account_of
-from raffle.views.treasury.common import READ, WRITE, csv_response, event_for, page_context
+from raffle.views.treasury.common import READ, WRITE, csv_response, event_for, page_context, write_and_back
 
 
 @role_required(*READ)
@@ -61,8 +62,11 @@ def overview(request, event_id: int):
             summary=selectors.event_summary(event),
             issued=[
                 (r, licensing_services.report_file_intact(r))
-                for r in IssuedReport.objects.filter(licence=event.licence).select_related("generated_by")
+                for r in IssuedReport.objects.filter(licence=event.licence)
+                .select_related("generated_by", "return_record", "replaced_by")
+                .order_by("kind", "period", "file_format", "-version")
             ],
+            return_form=ReportReturnForm(),
         ),
     )
 
@@ -111,22 +115,30 @@ def report_issue(request, event_id: int):
         messages.error(request, "Choose the report and its format.")
         return redirect(reverse("treasury_overview", args=[event.pk]))
     try:
-        content, _, fee, due_on = report_render.report_file(event, kind, period, file_format)
-        issued = licensing_services.report_issue(
-            actor=request.user,
-            licence=event.licence,
-            kind=kind,
-            file_format=file_format,
-            content=content,
-            period=period,
-            fee=fee,
-            due_on=due_on,
+        issued = services.event_report_issue(
+            actor=request.user, event=event, kind=kind, file_format=file_format, period=period
         )
     except DomainError as error:
         messages.error(request, str(error))
     else:
         messages.success(request, f"{issued} issued and kept; SHA-256 {issued.sha256}.")
     return redirect(reverse("treasury_overview", args=[event.pk]))
+
+
+@role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
+@require_POST
+def report_return(request, event_id: int, report_id: int):
+    """R:R1 R:R2 record that the licensing officer sent an issued report back."""
+    event = event_for(event_id)
+    issued = get_object_or_404(IssuedReport, pk=report_id, licence=event.licence)
+    return write_and_back(
+        request,
+        ReportReturnForm(request.POST),
+        lambda d: licensing_services.report_return_record(actor=request.user, report=issued, **d),
+        done=f"{issued} recorded as sent back. Correct the figures, then issue the report again: it is kept as "
+        f"version {issued.version + 1}, beside the version sent back.",
+        back=reverse("treasury_overview", args=[event.pk]),
+    )
 
 
 @role_required(*READ)
