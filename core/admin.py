@@ -58,7 +58,8 @@ from django.contrib.auth.admin import UserAdmin  # noqa: E402
 from django.db import transaction  # noqa: E402
 
 from core.audit import audit_record  # noqa: E402
-from core.roles import MEMBER_ROLES, STAFF_ROLES, user_roles  # noqa: E402
+from core.roles import MEMBER_ROLES, user_roles  # noqa: E402
+from licensing.admin_memberships import MembershipInline, memberships_save, people_of  # noqa: E402
 
 User = get_user_model()
 admin.site.unregister(User)
@@ -66,15 +67,19 @@ admin.site.unregister(User)
 
 @admin.register(User)
 class RoleUserAdmin(NoDeleteMixin, UserAdmin):
-    """People get their rights from their role (group). Only a superuser may
-    grant superuser status or single permissions; access to the records
-    (`is_staff`) follows the role; every change of roles is in the audit trail.
+    """People get their rights from their roles in their organisations (the
+    *Roles* rows: licensing.Membership); the role groups follow those rows and
+    are not edited here. An administrator sees and changes only the people of
+    the organisations they administer. Only a superuser may grant superuser
+    status or single permissions; access to the records (`is_staff`) follows
+    the roles; every change of roles is in the audit trail.
     Leavers are deactivated (`is_active`), never deleted: R:L14 their
     actions stay attributable in the records for at least 4 years.
     R:D7 who changed whose access is in the audit trail."""
 
     list_display = ["username", "first_name", "last_name", "email", "roles", "is_member", "is_active", "last_login"]
     list_filter = ["groups", "is_active", "is_superuser"]
+    inlines = [MembershipInline]
 
     @admin.display(description="roles")
     def roles(self, obj):
@@ -85,13 +90,20 @@ class RoleUserAdmin(NoDeleteMixin, UserAdmin):
         return any(m.is_active for m in obj.bona_fide_memberships.all())
 
     def get_queryset(self, request):
-        return super().get_queryset(request).prefetch_related("groups", "bona_fide_memberships")
+        people = super().get_queryset(request).filter(pk__in=people_of(request.user).values("pk"))
+        return people.prefetch_related("groups", "bona_fide_memberships")
 
     def get_readonly_fields(self, request, obj=None):
         fields = list(super().get_readonly_fields(request, obj))
         if not request.user.is_superuser:
-            fields += ["is_superuser", "user_permissions", "is_staff"]
+            fields += ["is_superuser", "user_permissions", "is_staff", "groups"]
         return fields
+
+    def save_formset(self, request, form, formset, change):
+        if formset.model is MembershipInline.model:
+            memberships_save(request, form.instance, formset)
+        else:
+            super().save_formset(request, form, formset, change)
 
     def save_related(self, request, form, formsets, change):
         user = form.instance
@@ -99,11 +111,6 @@ class RoleUserAdmin(NoDeleteMixin, UserAdmin):
         with transaction.atomic():
             super().save_related(request, form, formsets, change)
             after = user_roles(user)
-            if not request.user.is_superuser or not user.is_superuser:
-                staff = bool(after & set(STAFF_ROLES)) or user.is_superuser
-                if staff != user.is_staff:
-                    user.is_staff = staff
-                    user.save(update_fields=["is_staff"])
             if after != before:
                 audit_record(
                     actor=request.user,
