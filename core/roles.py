@@ -122,6 +122,7 @@ def role_required(*roles: str):
                 return redirect_to_login(request.get_full_path())
             if not user_has_role(request.user, *roles):
                 raise PermissionDenied
+            request.acting_roles = roles  # core.scope.own: records of the organisations where they hold one
             return view(request, *args, **kwargs)
 
         wrapped.allowed_roles = roles

@@ -12,7 +12,7 @@ looked up through the app registry.
 """
 
 from django.apps import apps
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Q, QuerySet
 
 from core.audit_chain import OWNER_STEPS
 
@@ -72,3 +72,71 @@ def acts_for(user, organisation, *roles: str) -> bool:
     if organisation is None:
         return False
     return organisations_of(user, *roles).filter(pk=getattr(organisation, "pk", organisation)).exists()
+
+
+def own(request, queryset, **lookup):
+    """The one record `lookup` finds among those of the organisations the
+    person acting works for, in the roles the page allows (`role_required`
+    puts them on the request); anything else is a 404, never a 403, so another
+    organisation's record cannot even be confirmed to exist."""
+    from django.shortcuts import get_object_or_404
+
+    if isinstance(queryset, type):
+        queryset = queryset._default_manager.all()
+    return get_object_or_404(scoped(queryset, request.user, *getattr(request, "acting_roles", ())), **lookup)
+
+
+def trail_of(user, *roles: str) -> QuerySet:
+    """The audit entries `user` may read: the chains of their organisations,
+    and of the system chain (sign-ins, accounts) the entries of the people who
+    work for those organisations."""
+    from core.audit_chain import SYSTEM_CHAIN
+    from core.models import AuditEntry
+
+    entries = AuditEntry.objects.all()
+    if getattr(user, "is_superuser", False):
+        return entries
+    organisations = organisations_of(user, *roles)
+    people = _model("Membership").objects.filter(organisation__in=organisations).values("user")
+    return entries.filter(Q(chain__in=organisations.values("pk")) | Q(chain=SYSTEM_CHAIN, actor_id__in=people))
+
+
+def people_of(user, *roles: str) -> QuerySet:
+    """The accounts `user` may see (as one of `roles`): the people of their
+    organisations, and accounts that work for nobody yet (just added)."""
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects.all()
+    if getattr(user, "is_superuser", False):
+        return users
+    return users.filter(
+        Q(memberships__organisation__in=organisations_of(user, *roles)) | Q(memberships__isnull=True)
+    ).distinct()
+
+
+# Who may export an organisation's reports and ledger from the command line:
+# the readers of the treasury pages.
+EXPORTERS = ("treasurer", "auditor", "administrator")
+
+
+def add_acting_argument(parser) -> None:
+    """`--as USERNAME`: the person a command acts for; it reaches only the
+    records of the organisations they work for."""
+    parser.add_argument(
+        "--as",
+        dest="acting_as",
+        required=True,
+        metavar="USERNAME",
+        help="The person this is done for: only their organisations' records are reachable.",
+    )
+
+
+def person_acting(username: str):
+    """The active account named `username`, or a CommandError in plain words."""
+    from django.contrib.auth import get_user_model
+    from django.core.management.base import CommandError
+
+    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    if user is None:
+        raise CommandError(f"No active user is named {username!r}.")
+    return user

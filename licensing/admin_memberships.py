@@ -8,23 +8,13 @@ from django import forms
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
+from django.forms.models import BaseInlineFormSet
 
+from core.admin import RoleUserAdmin, ScopedAdminMixin
 from core.roles import ADMINISTRATOR
-from core.scope import organisations_of, scoped
+from core.scope import organisations_of, people_of, scoped
 from licensing.models import Membership
 from licensing.services import membership_add, membership_remove
-
-
-def people_of(user, *roles: str):
-    """The accounts `user` may see (as one of `roles`): the people of their
-    organisations, and accounts that work for nobody yet (just added)."""
-    users = get_user_model().objects.all()
-    if user.is_superuser:
-        return users
-    return users.filter(
-        Q(memberships__organisation__in=organisations_of(user, *roles)) | Q(memberships__isnull=True)
-    ).distinct()
 
 
 class _ScopedMembershipChoices:
@@ -60,14 +50,38 @@ class MembershipInline(_ScopedMembershipChoices, admin.TabularInline):
     def get_queryset(self, request):
         return scoped(super().get_queryset(request), request.user, ADMINISTRATOR).select_related("organisation")
 
+    def get_formset(self, request, obj=None, **kwargs):
+        return type(
+            "MembershipFormSet",
+            (MembershipFormSet, super().get_formset(request, obj, **kwargs)),
+            {"actor": request.user},
+        )
 
-def memberships_save(request, user, formset) -> None:
-    """The roles given and taken away on a user's page, through the services."""
-    added = formset.save(commit=False)
-    for membership in formset.deleted_objects:
-        membership_remove(actor=request.user, membership=membership)
-    for membership in added:
-        membership_add(actor=request.user, user=user, organisation=membership.organisation, role=membership.role)
+
+class MembershipFormSet(BaseInlineFormSet):
+    """The roles given and taken away on a person's page, through the services."""
+
+    actor = None
+
+    def save(self, commit=True):
+        added = super().save(commit=False)
+        for membership in self.deleted_objects:
+            membership_remove(actor=self.actor, membership=membership)
+        for membership in added:
+            membership_add(
+                actor=self.actor, user=self.instance, organisation=membership.organisation, role=membership.role
+            )
+        return added
+
+
+class PeopleAdmin(RoleUserAdmin):
+    """The users' page, with the *Roles* rows (core cannot import licensing)."""
+
+    inlines = [MembershipInline]
+
+
+admin.site.unregister(get_user_model())
+admin.site.register(get_user_model(), PeopleAdmin)
 
 
 class MembershipAdminForm(forms.ModelForm):
@@ -77,14 +91,14 @@ class MembershipAdminForm(forms.ModelForm):
 
 
 @admin.register(Membership)
-class MembershipAdmin(_ScopedMembershipChoices, admin.ModelAdmin):
+class MembershipAdmin(_ScopedMembershipChoices, ScopedAdminMixin, admin.ModelAdmin):
     form = MembershipAdminForm
     list_display = ["user", "organisation", "role", "created_at"]
     list_filter = ["role", "organisation"]
     search_fields = ["user__username", "user__first_name", "user__last_name"]
 
     def get_queryset(self, request):
-        return scoped(super().get_queryset(request), request.user).select_related("user", "organisation")
+        return super().get_queryset(request).select_related("user", "organisation")  # scoped by the mixin
 
     def get_actions(self, request, action_location=admin.ActionLocation.CHANGE_LIST):
         actions = super().get_actions(request, action_location)

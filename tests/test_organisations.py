@@ -184,7 +184,8 @@ def test_the_administrator_cannot_enrol_or_change_someone_elses_authenticator(cl
     assert device.key == key and device.name == "Pat's phone" and TOTPDevice.objects.count() == 1
 
 
-def test_the_administrator_cannot_delete_or_change_a_sign_in_log(client, administrator):
+def test_the_administrator_cannot_delete_or_change_a_sign_in_log(client, administrator, two_charities):
+    user_with_role(roles.SELLER, organisation=two_charities[0], username="pat")
     log = AccessLog.objects.create(username="pat", ip_address="198.51.100.7", user_agent="x")
     attempt = AccessAttempt.objects.create(username="pat", ip_address="198.51.100.7", failures_since_start=5)
     responses = [
@@ -195,6 +196,25 @@ def test_the_administrator_cannot_delete_or_change_a_sign_in_log(client, adminis
     assert [r.status_code for r in responses] == [403, 403, 403]
     assert AccessLog.objects.get(pk=log.pk).username == "pat"
     assert AccessAttempt.objects.get(pk=attempt.pk).username == "pat"
+
+
+def test_the_administrator_sees_only_the_sign_ins_and_authenticators_of_their_people(
+    client, administrator, two_charities
+):
+    lions, hospice = two_charities
+    ours = user_with_role(roles.TREASURER, organisation=lions, username="pat")
+    theirs = user_with_role(roles.TREASURER, organisation=hospice, username="kim")
+    for person in (ours, theirs):
+        AccessLog.objects.create(username=person.username, ip_address="198.51.100.7", user_agent="x")
+        TOTPDevice.objects.create(user=person, name=f"phone of {person.username}", confirmed=True)
+    logs = client.get(reverse("admin:axes_accesslog_changelist")).text
+    devices = client.get(reverse("admin:otp_totp_totpdevice_changelist")).text
+    assert "pat" in logs and "kim" not in logs
+    assert "phone of pat" in devices and "phone of kim" not in devices
+    their_device = TOTPDevice.objects.get(user=theirs)
+    assert client.get(reverse("admin:otp_totp_totpdevice_change", args=[their_device.pk])).status_code == 404
+    client.post(reverse("admin:otp_totp_totpdevice_delete", args=[their_device.pk]), {"post": "yes"})
+    assert TOTPDevice.objects.filter(pk=their_device.pk).exists()  # not theirs to reset
 
 
 # --- roles in the records: only in the administrator's own organisations --------
@@ -213,7 +233,9 @@ def test_the_administrator_gives_a_role_in_their_organisation_and_it_is_audited(
     assert response.status_code == 302
     newcomer.refresh_from_db()
     assert roles.user_roles(newcomer, lions) == {roles.DRAW_STAFF} and newcomer.is_staff
-    entry = AuditEntry.objects.get(action="licensing.membership.add", object_id=str(Membership.objects.get(user=newcomer).pk))
+    entry = AuditEntry.objects.get(
+        action="licensing.membership.add", object_id=str(Membership.objects.get(user=newcomer).pk)
+    )
     assert entry.actor == administrator and entry.chain == lions.pk
 
 

@@ -14,9 +14,11 @@ from django.urls import path, reverse
 from django.utils.functional import cached_property
 from django.utils.html import format_html
 
+from core import roles
 from core.admin import ReadOnlyAdminMixin, run_service
 from core.errors import DomainError
 from core.privacy import contact_for, may_see_contact
+from core.scope import scoped
 from raffle import services
 from raffle.models import Draw, DrawPool, Sale, Ticket, TicketRoll, WinnerSelection
 from raffle.services.pool import normalise_serial
@@ -115,7 +117,7 @@ class SaleAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         if not hasattr(request, "_sale_admin_fields"):
 
             def purchaser_contact(obj):
-                return contact_for(request.user, obj.purchaser_contact)
+                return contact_for(request.user, obj.purchaser_contact, obj.licence.organisation_id)
 
             purchaser_contact.short_description = "purchaser contact"
             request._sale_admin_fields = [
@@ -228,7 +230,9 @@ class WinnerSelectionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         """R:T8 the claim period is over: draw another ticket, typed twice."""
         if not request.user.has_perm("raffle.change_draw"):
             raise PermissionDenied
-        draw = get_object_or_404(Draw.objects.select_related("event__licence"), pk=draw_id)
+        draw = get_object_or_404(
+            scoped(Draw.objects.select_related("event__licence"), request.user, roles.DRAW_STAFF), pk=draw_id
+        )
         form = unclaimed_redraw_form(draw, request.POST or None)
         if request.method == "POST" and (form is None or form.is_valid()):
             try:

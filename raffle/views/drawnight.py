@@ -13,13 +13,14 @@ simultaneous POSTs of the same step give one success.
 from decimal import Decimal, InvalidOperation
 
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from core import roles
 from core.errors import DomainError
+from core.scope import own
 from licensing.models import SalesChannel
 from raffle import selectors, services
 from raffle.envelope_taken import opened_envelope_sentence
@@ -124,7 +125,7 @@ def _stale(request, draw: Draw, expected: str) -> None:
 
 @roles.role_required(*STAFF_WHO_RUN_DRAWS)
 def draw_night(request, draw_id: int):
-    draw = get_object_or_404(selectors.draws_for_night(), pk=draw_id)
+    draw = own(request, selectors.draws_for_night(), pk=draw_id)
     if request.method != "POST":
         return _render(request, draw, step_form(draw))
 
@@ -192,7 +193,7 @@ def draw_claim(request, draw_id: int):
     or, once the claim period is over, another ticket of the draw is drawn.
     Both are buttons on the finished draw's screen; the services lock the draw
     and refuse a claim or re-draw that someone else has just recorded."""
-    draw = get_object_or_404(selectors.draws_for_night(), pk=draw_id)
+    draw = own(request, selectors.draws_for_night(), pk=draw_id)
     shown = request.POST.get("serial_shown", "")  # the ticket the screen showed (a stale screen acts on nothing)
     try:
         if request.POST.get("action") == "claim":
