@@ -31,12 +31,18 @@ class _ScopedMembershipChoices:
     def has_delete_permission(self, request, obj=None):
         """Taking a role away is the administrator's, in the organisations they
         administer (no model permission: nothing else of ours is deletable)."""
-        return self._administers(request, obj) and organisations_of(request.user, ADMINISTRATOR).exists()
+        administered = self._administered(request)
+        if isinstance(obj, Membership):  # not the list, nor (an inline) the person's page
+            return obj.organisation_id in administered
+        return bool(administered)
 
-    def _administers(self, request, obj) -> bool:
-        if not isinstance(obj, Membership):  # the list, or (an inline) the person's page
-            return True
-        return organisations_of(request.user, ADMINISTRATOR).filter(pk=obj.organisation_id).exists()
+    def _administered(self, request) -> set[int]:
+        """The organisations the reader administers, read once per request."""
+        if not hasattr(request, "_administered_organisations"):
+            request._administered_organisations = set(
+                organisations_of(request.user, ADMINISTRATOR).values_list("pk", flat=True)
+            )
+        return request._administered_organisations
 
 
 class MembershipInline(_ScopedMembershipChoices, admin.TabularInline):
@@ -48,7 +54,8 @@ class MembershipInline(_ScopedMembershipChoices, admin.TabularInline):
     verbose_name_plural = "roles (organisation and role)"
 
     def get_queryset(self, request):
-        return scoped(super().get_queryset(request), request.user, ADMINISTRATOR).select_related("organisation")
+        rows = scoped(super().get_queryset(request), request.user, ADMINISTRATOR)
+        return rows.select_related("organisation", "user")
 
     def get_formset(self, request, obj=None, **kwargs):
         return type(
