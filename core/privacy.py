@@ -32,7 +32,9 @@ def may_see_contact(user, organisation=None) -> bool:
     if organisation is not None or getattr(user, "is_superuser", False):
         return user_has_role(user, *CONTACT_ROLES, organisation=organisation)
     readable = organisations_of(user)
-    return readable.exists() and not readable.exclude(pk__in=organisations_of(user, *CONTACT_ROLES)).exists()
+    if not readable.exists():  # working for no organisation: the roles they hold, if any
+        return user_has_role(user, *CONTACT_ROLES)
+    return not readable.exclude(pk__in=organisations_of(user, *CONTACT_ROLES)).exists()
 
 
 def mask_email(value: str) -> str:

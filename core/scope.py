@@ -12,7 +12,8 @@ looked up through the app registry.
 """
 
 from django.apps import apps
-from django.db.models import Model, Q, QuerySet
+from django.db.models import CharField, Model, Q, QuerySet
+from django.db.models.functions import Cast
 
 from core.audit_chain import OWNER_STEPS
 
@@ -88,8 +89,8 @@ def own(request, queryset, **lookup):
 
 def trail_of(user, *roles: str) -> QuerySet:
     """The audit entries `user` may read: the chains of their organisations,
-    and of the system chain (sign-ins, accounts) the entries of the people who
-    work for those organisations."""
+    and of the system chain (sign-ins, accounts) the entries made by or about
+    the people they may see (core.scope.people_of)."""
     from core.audit_chain import SYSTEM_CHAIN
     from core.models import AuditEntry
 
@@ -97,8 +98,13 @@ def trail_of(user, *roles: str) -> QuerySet:
     if getattr(user, "is_superuser", False):
         return entries
     organisations = organisations_of(user, *roles)
-    people = _model("Membership").objects.filter(organisation__in=organisations).values("user")
-    return entries.filter(Q(chain__in=organisations.values("pk")) | Q(chain=SYSTEM_CHAIN, actor_id__in=people))
+    people = people_of(user, *roles)
+    about_people = people.annotate(pk_text=Cast("pk", output_field=CharField())).values("pk_text")
+    return entries.filter(
+        Q(chain__in=organisations.values("pk"))
+        | Q(chain=SYSTEM_CHAIN, actor_id__in=people.values("pk"))
+        | Q(chain=SYSTEM_CHAIN, object_type=people.model._meta.label_lower, object_id__in=about_people)
+    )
 
 
 def people_of(user, *roles: str) -> QuerySet:

@@ -2,6 +2,7 @@
 what role checks and the scoping of pages read (core.scope); the role's Django
 group follows them, for the model permissions of the records (the admin)."""
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -36,7 +37,7 @@ def membership_add(*, actor, user, organisation: Organisation, role: str) -> Mem
         raise LicensingError(
             _("Unknown role %(role)s: choose one of %(roles)s.") % {"role": role, "roles": ", ".join(ALL_ROLES)}
         )
-    type(user).objects.select_for_update().get(pk=user.pk)
+    get_user_model().objects.select_for_update().get(pk=user.pk)
     membership, created = Membership.objects.get_or_create(user=user, organisation=organisation, role=role)
     if created:
         role_groups_sync(user)
