@@ -2,9 +2,10 @@
 
 from django.utils import timezone
 
-from licensing.models import Application, Eligibility, Licence
+from licensing.models import Application, Eligibility, Licence, SalesChannel
 from licensing.outstanding import outstanding_reports
 from licensing.services.applications import application_checklist, application_problems, plan_totals
+from licensing.terms import licences_with_terms
 
 
 def application_list():
@@ -17,6 +18,8 @@ def application_summary(application: Application, *, today=None) -> dict:
     planned = list(application.planned_draws.all())
     rows = plan_totals(application.prize_board, [(p.draw_on, p.max_sales) for p in planned])
     eligibility = Eligibility.objects.filter(organisation=application.organisation).first()
+    checklist = application_checklist(application)
+    outstanding = outstanding_reports(application.organisation)
     return {
         "application": application,
         "organisation": application.organisation,
@@ -25,16 +28,32 @@ def application_summary(application: Application, *, today=None) -> dict:
         "plan": rows,
         "planned_sales": sum((r["max_sales"] for r in rows), 0),
         "planned_prizes": rows[-1]["cumulative_prizes"] if rows else 0,
-        "checklist": application_checklist(application),
-        "outstanding": [
-            {"report": report, "overdue": report.is_overdue(today)}
-            for report in outstanding_reports(application.organisation)
-        ],
-        "problems": application_problems(application, today=today) if application.status == "draft" else [],
+        "checklist": checklist,
+        "outstanding": [{"report": report, "overdue": report.is_overdue(today)} for report in outstanding],
+        "problems": (
+            application_problems(
+                application, today=today, planned=planned, checklist=checklist, outstanding=outstanding
+            )
+            if application.status == "draft"
+            else []
+        ),
         "earliest_start": application.earliest_start(today),
         "today": today,
     }
 
 
-def licence_list():
-    return Licence.objects.select_related("organisation").prefetch_related("amendments").order_by("-issued_on")
+def licence_list(today=None):
+    """Each licence with its figures in force today, approved amendments from
+    their effective day included (`licensing.terms.licences_with_terms`)."""
+    licences = Licence.objects.select_related("organisation").prefetch_related("amendments").order_by("-issued_on")
+    return licences_with_terms(licences, today or timezone.localdate())
+
+
+def licence_rows(today=None, *, licences=None) -> list[Licence]:
+    """The licence list page's rows: `licence_list` (cut to `licences`, e.g.
+    the reader's organisations', when given) with the channel in force's label."""
+    rows = licence_list(today)
+    rows = list(rows if licences is None else rows.filter(pk__in=licences.values("pk")))
+    for licence in rows:
+        licence.channel_in_force_label = SalesChannel(licence.channel_in_force).label
+    return rows

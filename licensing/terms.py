@@ -14,9 +14,19 @@ import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.db.models import F, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from licensing.models import AmendmentKind, AmendmentStatus, Licence, LicenceAmendment, PlannedDraw, SalesChannel
+from licensing.models import (
+    AmendedDraw,
+    AmendmentKind,
+    AmendmentStatus,
+    Licence,
+    LicenceAmendment,
+    PlannedDraw,
+    SalesChannel,
+)
 
 
 @dataclass
@@ -69,6 +79,26 @@ def _latest_in_force(licence: Licence, day: datetime.date, kind: str, field_name
     )
 
 
+def _latest_in_force_column(day: datetime.date | None, kind: str, field_name: str) -> Subquery:
+    """`_latest_in_force` as a subquery on each licence of a queryset (day None: the last approved)."""
+    approved = LicenceAmendment.objects.filter(licence=OuterRef("pk"), status=AmendmentStatus.APPROVED, kind=kind)
+    if day is not None:
+        approved = approved.filter(effective_on__lte=day)
+    return Subquery(approved.order_by("-effective_on", "-approved_on", "-pk").values(field_name)[:1])
+
+
+def licences_with_terms(licences: QuerySet, day: datetime.date) -> QuerySet:
+    """R:L5 R:L8 each licence with the figures a list shows, as amended, in the
+    same query: `expires_on_in_force` (on `day`), `last_day` (as every approved
+    dates amendment makes it, `licence_last_day`) and `channel_in_force` (on `day`)."""
+    dates, channel = AmendmentKind.DATES, AmendmentKind.CHANNEL
+    return licences.annotate(
+        expires_on_in_force=Coalesce(_latest_in_force_column(day, dates, "new_expires_on"), "expires_on"),
+        last_day=Coalesce(_latest_in_force_column(None, dates, "new_expires_on"), "expires_on"),
+        channel_in_force=Coalesce(_latest_in_force_column(day, channel, "to_channel"), "sales_channel"),
+    )
+
+
 def licence_prize_board_on(licence: Licence, day: datetime.date) -> Decimal:
     """R:L3 the prize board in force on `day`: one indexed read."""
     amended = _latest_in_force(licence, day, AmendmentKind.PRIZE_BOARD, "new_prize_board")
@@ -80,6 +110,43 @@ def licence_channel_on(licence: Licence, day: datetime.date) -> str:
     holds for draws on or after its effective day, not before."""
     amended = _latest_in_force(licence, day, AmendmentKind.CHANNEL, "to_channel")
     return licence.sales_channel if amended is None else amended
+
+
+class LicenceAmendmentsRead:
+    """The licence's approved amendments of its dates and channel, read once,
+    for a list of days (a season's deadlines): the same answers as
+    `licence_expires_on`, `licence_channel_on` and `licence_last_day`."""
+
+    def __init__(self, licence: Licence):
+        self.licence = licence
+        self.changes = list(
+            LicenceAmendment.objects.filter(
+                licence=licence,
+                status=AmendmentStatus.APPROVED,
+                kind__in=[AmendmentKind.DATES, AmendmentKind.CHANNEL],
+            )
+            .order_by("effective_on", "approved_on", "pk")
+            .values_list("kind", "effective_on", "new_expires_on", "to_channel")
+        )
+
+    def _latest(self, kind: str, day: datetime.date, index: int, granted):
+        value = granted
+        for change in self.changes:
+            if change[0] == kind and change[1] <= day:
+                value = change[index]
+        return value
+
+    def channel_on(self, day: datetime.date) -> str:
+        """R:L5 as `licence_channel_on`."""
+        return self._latest(AmendmentKind.CHANNEL, day, 3, self.licence.sales_channel)
+
+    def expires_on(self, day: datetime.date) -> datetime.date:
+        """R:L8 as `licence_expires_on`."""
+        return self._latest(AmendmentKind.DATES, day, 2, self.licence.expires_on)
+
+    def last_day(self) -> datetime.date:
+        """R:L8 as `licence_last_day`."""
+        return self.expires_on(datetime.date.max)
 
 
 def licence_draw_place_on(licence: Licence, day: datetime.date) -> str:
@@ -124,3 +191,24 @@ def licence_sales_plan_on(licence: Licence, day: datetime.date) -> dict[int, Dec
         return dict(amended.draws.values_list("number", "max_sales"))
     plan = dict(PlannedDraw.objects.filter(application__licence=licence).values_list("number", "max_sales"))
     return plan or None
+
+
+def licence_amended_draw_day(licence: Licence, number: int, planned_day: datetime.date) -> datetime.date | None:
+    """R:L3 R:D9 the day an approved schedule amendment sets for draw `number`,
+    which would otherwise be held on `planned_day`: the latest approved
+    amendment in force on `planned_day` whose line for the draw falls on or
+    after its effective day (a draw held before the effective day keeps the
+    schedule it was held under). None: no amendment moves it. One indexed read."""
+    return (
+        AmendedDraw.objects.filter(
+            amendment__licence=licence,
+            amendment__status=AmendmentStatus.APPROVED,
+            amendment__kind=AmendmentKind.SCHEDULE,
+            amendment__effective_on__lte=planned_day,
+            number=number,
+            draw_on__gte=F("amendment__effective_on"),
+        )
+        .order_by("-amendment__effective_on", "-amendment__approved_on", "-amendment__pk")
+        .values_list("draw_on", flat=True)
+        .first()
+    )

@@ -242,11 +242,18 @@ def rules_of_play(event: Event) -> dict:
         f"A winner has {event.claim_period_days} day{'s' if event.claim_period_days > 1 else ''} "
         "after the draw to claim the prize."
     ]
-    if roll:  # R:T8
-        claim.append(
-            f"Roll tickets carry no name: if the winning roll ticket is not presented within "
-            f"{event.claim_period_days} days, another winning ticket is drawn."
-        )
+    if roll:  # R:T8 the claim procedure the draw machine keeps (raffle.services.winner)
+        days = f"{event.claim_period_days} day{'s' if event.claim_period_days > 1 else ''}"
+        claim += [
+            "Roll tickets carry no name, and their holder need not be at the draw. If nobody at the draw "
+            "holds the winning roll ticket, the draw waits for its holder: no envelope is opened for them.",
+            f"The holder has {days} from the moment the ticket is drawn to come forward with it. Their name, "
+            "the identification they show and who checked it are recorded, and they choose the envelope then.",
+            f"If nobody comes forward within those {days}, another ticket of the same draw is drawn, and its "
+            f"holder has the same {days}. Every ticket drawn is recorded. Once an envelope is chosen, no other "
+            "ticket is drawn.",
+            "While a draw waits for its holder, the next draw is not held.",
+        ]
     claim.append(event.unclaimed_prize_policy)  # R:P5
     sections.append(Section("Claiming prizes and unclaimed prizes", claim))
 

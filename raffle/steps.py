@@ -5,8 +5,9 @@ pages go through here, so they perform a step exactly the same way."""
 
 from licensing.models import BonaFideMember
 from raffle import forms, services
-from raffle.forms import DestructionForm, PaperWinningTicketForm
+from raffle.forms import DestructionForm
 from raffle.models import Draw, Step
+from raffle.models.draw_steps import step_choices
 from raffle.services.pool import draws_by_rng, draws_by_supplier
 
 
@@ -35,14 +36,21 @@ def step_service(step: Step):
     return getattr(services, step.service)
 
 
-def step_form_class(draw: Draw):
-    step = draw.next_step
+def chosen_step(draw: Draw, name: str = "") -> Step | None:
+    """The step the staff take: the draw's next step, or the row of the same
+    state they chose instead (R:T8 "the holder is not here") when `name`
+    names one that applies now."""
+    return next((s for s in step_choices(draw) if s.name == name), None) if name else draw.next_step
+
+
+def step_form_class(draw: Draw, step: Step | None = None):
+    step = step or draw.next_step
     name = for_draw(draw, step.form) if step is not None else None
     return getattr(forms, name) if name else None
 
 
-def step_form(draw: Draw, data=None):
-    form_class = step_form_class(draw)
+def step_form(draw: Draw, data=None, step: Step | None = None):
+    form_class = step_form_class(draw, step)
     if form_class is None:
         return None
     if issubclass(form_class, DestructionForm):
@@ -58,30 +66,11 @@ def perform_step(step: Step, *, actor, draw: Draw, cleaned: dict) -> Draw:
     return step_service(step)(actor=actor, draw=draw, **values)
 
 
-def perform_next_step(*, actor, draw: Draw, cleaned: dict) -> tuple[Draw, str]:
-    """Run the service for the draw's next step; return the draw and what happened."""
-    step = draw.next_step
+def perform_next_step(*, actor, draw: Draw, cleaned: dict, step: Step | None = None) -> tuple[Draw, str]:
+    """Run the service for the draw's next step (or the `step` chosen instead,
+    see `chosen_step`); return the draw and what happened."""
+    step = step or draw.next_step
     if step is None or step.to is None:
         return draw, "This draw is closed."
     draw = perform_step(step, actor=actor, draw=draw, cleaned=cleaned)
     return draw, step.done(draw)
-
-
-def unclaimed_redraw_form(draw: Draw, data=None) -> PaperWinningTicketForm | None:
-    """R:T8 the form of a re-draw after an unclaimed roll ticket: the serial
-    drawn from the container typed twice, or nothing when the RNG draws."""
-    return None if draws_by_rng(draw) else PaperWinningTicketForm(data)
-
-
-def perform_unclaimed_redraw(*, actor, draw: Draw, cleaned: dict, expected_serial: str | None = None) -> str:
-    selection = services.draw_redraw_unclaimed(
-        actor=actor,
-        draw=draw,
-        serial=cleaned.get("serial", ""),
-        serial_again=cleaned.get("serial_again"),
-        expected_serial=expected_serial,
-    )
-    return (
-        f"Draw {draw.number}: ticket {selection.ticket.serial} is drawn in place of the unclaimed one; "
-        "the re-draw is logged."
-    )

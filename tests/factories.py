@@ -292,6 +292,7 @@ def _run_draw(
     """
     from raffle.cards import ACE_OF_SPADES, DECK
     from raffle.models import DRAW_ORDER, Draw, Ticket
+    from raffle.models.draw_steps import step_choices
     from raffle.steps import perform_step
 
     event = draw.event
@@ -326,7 +327,8 @@ def _run_draw(
         draw = Draw.objects.get(pk=draw.pk)
         if draw.state == DrawState.SELLING and not draw.members_in_charge_named:
             draw = name_members_in_charge(draw, actor=actor)  # R:L13 as the staff do once sales are open
-        step = draw.next_step
+        # R:T8 a row the staff choose instead (the holder is not here) is taken when it leads to `until`
+        step = next((s for s in step_choices(draw) if s.to == until), None) or draw.next_step
         if step is None or step.to is None or step.back or DRAW_ORDER.index(draw.state) >= DRAW_ORDER.index(until):
             break
         if draw.state == DrawState.SELLING:

@@ -1,7 +1,6 @@
 """The draw-night wizard: one page per draw, the screen chosen by the draw's
 state, every step a POST that carries the state it expects (RULES D8)."""
 
-import datetime
 import threading
 from decimal import Decimal
 
@@ -13,9 +12,8 @@ from django.utils import timezone
 
 from core import roles
 from licensing.models import SalesChannel
-from raffle import services
 from raffle.errors import RaffleError
-from raffle.models import CardDestruction, Draw, DrawState, EventStatus, PrizeKind, Ticket, WinnerSelection
+from raffle.models import CardDestruction, Draw, DrawState, EventStatus, Ticket
 from tests.factories import (
     PASSWORD,
     SIGNATURES,
@@ -425,64 +423,32 @@ def test_a_post_without_the_expected_state_performs_nothing(staff_client, draw):
     assert state_of(draw) == DrawState.SCHEDULED
 
 
-# --- T8: a roll-ticket winner's claim, and the re-draw after the claim period ------------------------
+# --- T8: "is the holder here?" is asked of roll tickets only -----------------------------------------
 
 
-def test_a_roll_winner_claims_or_is_redrawn_from_the_finished_draws_screen(staff_client, drawstaff):  # R:T8
-    event = event_with_draw(
-        actor=drawstaff, licence=LicenceFactory(sales_channel=SalesChannel.PAPER_ROLL), claim_period_days=7
-    )
-    draw = run_draw(event.draws.get(number=1), actor=drawstaff, sales="10")
-    first = draw.winning_serial
-    claim_url = reverse("draw_claim", args=[draw.pk])
-    page = staff_client.get(night(draw)).content.decode()
-    assert f"the holder of ticket <strong>{first}</strong>" in page and "Draw another ticket" not in page
-    # Too early: the winner still has the claim period.
-    response = staff_client.post(
-        claim_url, {"action": "redraw", "serial_shown": first, "serial": "x", "serial_again": "x"}, follow=True
-    )
-    assert any("has until" in error for error in errors(response))
-    assert Draw.objects.get(pk=draw.pk).winning_serial == first
-
-    WinnerSelection.objects.filter(draw=draw).update(selected_at=draw.closed_at - datetime.timedelta(days=8))
-    page = staff_client.get(night(draw)).content.decode()
-    assert "The claim period is over" in page and "The same serial again, to confirm" in page
-    other = Ticket.objects.filter(draw=draw).exclude(serial=first).first().serial
-    redraw = {"action": "redraw", "serial_shown": first}
-    response = staff_client.post(claim_url, {**redraw, "serial": other, "serial_again": other + "9"}, follow=True)
-    assert any("do not match" in error for error in errors(response))
-    response = staff_client.post(claim_url, {**redraw, "serial": other, "serial_again": other}, follow=True)
-    assert not errors(response) and Draw.objects.get(pk=draw.pk).winning_serial == other
-    # A second laptop still showing the first ticket acts on nothing.
-    response = staff_client.post(claim_url, {"action": "claim", "serial_shown": first}, follow=True)
-    assert any(f"Ticket {first} is no longer the winning ticket" in error for error in errors(response))
-    assert not WinnerSelection.objects.filter(draw=draw, claimed_at__isnull=False).exists()
-    assert f"the holder of ticket <strong>{other}</strong> (re-draw 1)" in response.content.decode()
-
-    # A prize paid means its holder came forward: no re-draw then, only the claim.
-    services.prize_payment_record(
-        actor=drawstaff,
-        draw=draw,
-        kind=PrizeKind.DRAW_PRIZE,
-        method="cheque",
-        reference="CHQ 7",
-        paid_on=timezone.localdate(draw.scheduled_at),
-        payee="Robin Holder",
-    )
-    WinnerSelection.objects.filter(draw=draw).update(selected_at=draw.closed_at - datetime.timedelta(days=8))
-    page = staff_client.get(night(draw)).content.decode()
-    assert "The draw prize was paid on" in page and "The claim period is over" not in page
-    response = staff_client.post(
-        claim_url, {"action": "redraw", "serial_shown": other, "serial": first, "serial_again": first}, follow=True
-    )
-    assert any("was paid to Robin Holder" in error for error in errors(response))
-    response = staff_client.post(claim_url, {"action": "claim", "serial_shown": other}, follow=True)
-    assert f"Ticket {other} was claimed on" in response.content.decode()
-    response = staff_client.post(claim_url, {"action": "claim", "serial_shown": other}, follow=True)
-    assert any("already claimed" in error for error in errors(response))
+def test_the_holder_is_not_here_so_the_draw_waits_and_they_choose_when_they_come(staff_client, drawstaff):  # R:T8
+    event = event_with_draw(actor=drawstaff, claim_period_days=7)
+    draw = run_draw(event.draws.get(number=1), actor=drawstaff, sales="10", until=DrawState.TICKET_DRAWN)
+    response = step(staff_client, draw, {"step": "await_claim"})
+    draw.refresh_from_db()
+    until = timezone.localtime(draw.claim_until)
+    page = response.content.decode()
+    assert draw.state == DrawState.AWAITING_CLAIM and draw.envelope is None
+    assert f"Awaiting claim: ticket {draw.winning_serial} until {until:%A %-d %B %Y}" in page
+    assert "Identification seen" in page and "Tickets drawn for this draw" in page
+    # A second laptop still on the envelope screen opens nothing.
+    response = step(staff_client, draw, {"envelope_number": "12"}, expected=DrawState.TICKET_DRAWN)
+    assert any("already done by someone else" in error for error in errors(response))
+    claim = {"holder_name": "Robin Holder", "id_seen": "Health card", "id_checked_by": "Vic Verifier"}
+    response = step(staff_client, draw, {**claim, "envelope_number": "12"})
+    draw.refresh_from_db()
+    assert draw.state == DrawState.ENVELOPE_CHOSEN and draw.envelope.number == 12
+    assert f"Ticket {draw.winning_serial} claimed by Robin Holder; envelope 12 chosen." in response.content.decode()
 
 
-def test_an_electronic_draw_has_no_claim_panel(staff_client, drawstaff):  # R:T8
-    event = event_with_draw(actor=drawstaff, licence=LicenceFactory(sales_channel=SalesChannel.ELECTRONIC))
-    draw = run_draw(event.draws.get(number=1), actor=drawstaff, sales="10")
-    assert "The winner's claim" not in staff_client.get(night(draw)).content.decode()
+def test_only_a_roll_ticket_draw_asks_whether_the_holder_is_here(staff_client, drawstaff):  # R:T8
+    for channel, asked in ((SalesChannel.ELECTRONIC, False), (SalesChannel.PAPER_ROLL, True)):
+        event = event_with_draw(actor=drawstaff, licence=LicenceFactory(sales_channel=channel))
+        draw = run_draw(event.draws.get(number=1), actor=drawstaff, sales="10", until=DrawState.TICKET_DRAWN)
+        page = staff_client.get(night(draw)).content.decode()
+        assert (f"Is the holder of ticket {draw.winning_serial} here?" in page) is asked

@@ -89,10 +89,10 @@ def test_a_roll_ticket_holder_learns_to_come_forward_before_the_claim_time_ends(
     event = event_with_draw(
         actor=staff_user, licence=LicenceFactory(sales_channel=SalesChannel.PAPER_ROLL), claim_period_days=7
     )
-    draw = run_draw(event.draws.get(number=1), actor=staff_user, sales="10", until=DrawState.TICKET_DRAWN)
-    draw.refresh_from_db()
+    draw = run_draw(event.draws.get(number=1), actor=staff_user, sales="10", until=DrawState.AWAITING_CLAIM)
     page = client.get(results(event, ticket=draw.winning_serial)).content.decode()
     deadline = timezone.localtime(draw.winner_selections.get().selected_at + datetime.timedelta(days=7))
+    assert deadline.strftime("%Y-%m-%d %H:%M") == timezone.localtime(draw.claim_until).strftime("%Y-%m-%d %H:%M")
     assert "Bring the ticket to" in page and deadline.strftime("%Y-%m-%d") in page
 
 

@@ -72,7 +72,7 @@ def test_the_rules_of_play_pdf_holds_every_required_element(staff_user):  # R:R4
         # R:T9 a roll ticket carries no pick: its holder chooses, never an opened envelope
         "If the chosen envelope has already been opened, the holder chooses another envelope that is still sealed",
         "14 days after the draw to claim",
-        "another winning ticket is drawn",  # T8
+        "another ticket of the same draw is drawn, and its holder has the same 14 days",  # T8
         "video recorded",
         "720p",
         "at least 30 days",  # D4

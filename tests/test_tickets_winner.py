@@ -173,38 +173,6 @@ def test_the_winning_draw_is_uniform_over_the_valid_tickets():  # R:D5
     assert p_value > 0.001, (chi2, counts)
 
 
-# --- Roll tickets: re-draw after the claim period, every re-draw logged (T8) -----------------------
-
-
-def test_an_unclaimed_roll_winner_is_redrawn_only_after_the_claim_period(staff_user):  # R:T8
-    event = _event(SalesChannel.PAPER_ROLL, staff_user, claim_period_days=7)
-    draw = run_draw(event.draws.get(number=1), actor=staff_user, sales="10")
-    first = draw.winner_selections.get()
-    other = Ticket.objects.filter(draw=draw).exclude(pk=first.ticket_id).first().serial
-    with pytest.raises(RaffleError, match="has until"):
-        services.draw_redraw_unclaimed(actor=staff_user, draw=draw, serial=other, serial_again=other)
-    later = timezone.now() + datetime.timedelta(days=7, minutes=1)
-    with pytest.raises(RaffleError, match="already drawn"):
-        services.draw_redraw_unclaimed(
-            actor=staff_user, draw=draw, serial=first.ticket.serial, serial_again=first.ticket.serial, now=later
-        )
-    second = services.draw_redraw_unclaimed(actor=staff_user, draw=draw, serial=other, serial_again=other, now=later)
-    draw.refresh_from_db()
-    assert draw.winning_serial == other and second.attempt == 2
-    first.refresh_from_db()
-    assert first.superseded_at and "not claimed within 7 days" in first.superseded_reason
-    assert AuditEntry.objects.filter(action="raffle.draw.redraw").count() == 1
-    services.winner_claim(actor=staff_user, draw=draw)
-    with pytest.raises(RaffleError, match="was claimed"):
-        services.draw_redraw_unclaimed(actor=staff_user, draw=draw, now=later)
-
-
-def test_stub_and_electronic_winners_are_not_redrawn(staff_user):  # R:T8
-    draw = run_draw(_event(SalesChannel.ELECTRONIC, staff_user).draws.get(number=1), actor=staff_user, sales="10")
-    with pytest.raises(RaffleError, match="Only roll-ticket winners"):
-        services.draw_redraw_unclaimed(actor=staff_user, draw=draw, now=timezone.now() + datetime.timedelta(days=30))
-
-
 # --- The winner's envelope (T9) --------------------------------------------------------------------
 
 
@@ -264,22 +232,3 @@ def test_after_the_draw_the_pool_is_emptied_with_a_destruction_date_30_days_on(s
     second = services.draw_open_sales(actor=staff_user, draw=draw.event.draws.get(number=2))
     sell_tickets(second, actor=staff_user, sales="5")
     assert not Ticket.objects.filter(draw=second).filter(pk=winner.pk).exists()
-
-
-def test_the_admin_records_a_claim_and_a_redraw_after_the_claim_period(staff_user, client):  # R:T8
-    from tests.factories import UserFactory
-
-    event = _event(SalesChannel.PAPER_ROLL, staff_user, claim_period_days=0)
-    draw = run_draw(event.draws.get(number=1), actor=staff_user, sales="10")
-    first = draw.winner_selections.get()
-    other = Ticket.objects.filter(draw=draw).exclude(pk=first.ticket_id).first().serial
-    client.force_login(UserFactory(is_staff=True, is_superuser=True))
-    url = f"/admin/raffle/winnerselection/redraw/{draw.pk}/"
-    assert "Record the ticket drawn" in client.get(url).content.decode()
-    client.post(url, {"serial": other, "serial_again": other}, follow=True)
-    draw.refresh_from_db()
-    assert draw.winning_serial == other and draw.winner_selections.count() == 2
-    current = draw.winner_selections.get(superseded_at__isnull=True)
-    client.post("/admin/raffle/winnerselection/", {"action": "mark_claimed", "_selected_action": [current.pk]})
-    current.refresh_from_db()
-    assert current.claimed_at is not None

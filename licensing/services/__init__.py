@@ -4,6 +4,7 @@ from licensing.services.amendments import (  # noqa: F401
     licence_amend,
     licence_amend_channel,
     licence_amendment_approve,
+    register_amendment_follower,
 )
 from licensing.services.applications import (  # noqa: F401
     application_add_signer,

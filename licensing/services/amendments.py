@@ -8,6 +8,7 @@ and the new figure holds from the effective date (`licensing.terms`).
 """
 
 import datetime
+from collections.abc import Callable
 
 from django.db import transaction
 from django.utils import timezone
@@ -31,6 +32,18 @@ from licensing.models import (
 from licensing.services.applications import sales_plan_parse
 from licensing.services.licences import check_authority_allows, check_not_expired
 from licensing.terms import licence_expires_on, licence_in_force_on, licence_terms_on
+
+# What follows an approved amendment outside licensing (the draws' dates,
+# which licensing cannot see: licensing never imports raffle). The raffle app
+# registers its function when it starts (`raffle.apps.RaffleConfig.ready`).
+_followers: list[Callable] = []
+
+
+def register_amendment_follower(follower: Callable) -> None:
+    """`follower(actor=..., amendment=...)` runs in the approval's transaction;
+    a domain error it raises refuses the approval, and nothing changes."""
+    if follower not in _followers:
+        _followers.append(follower)
 
 
 def _check_amendable(licence: Licence, today: datetime.date) -> None:
@@ -148,6 +161,11 @@ def licence_amend(
         fields = {"new_prize_board": board, "from_value": format_money(terms.prize_board)}
     elif kind == AmendmentKind.SCHEDULE:
         draws, _ = sales_plan_parse(schedule, terms.prize_board)
+        if not licence_in_force_on(licence, draws[-1][0]):  # R:L8
+            raise LicensingError(
+                f"The amended schedule's last draw ({draws[-1][0]:%Y-%m-%d}) is after the licence expires "
+                f"({licence_expires_on(licence, draws[-1][0]):%Y-%m-%d}); amend the dates too, or plan fewer draws."
+            )
         fields = {"from_value": "the application's plan" if terms.schedule is None else "the amended plan"}
     elif kind == AmendmentKind.DATES:
         if not isinstance(new_expires_on, datetime.date) or new_expires_on <= max(today, licence.issued_on):
@@ -241,6 +259,8 @@ def licence_amendment_approve(
     amendment.approved_on = approved_on
     amendment.approval_reference = (reference or "").strip()
     amendment.save(update_fields=["status", "approved_on", "approval_reference"])
+    for follower in _followers:
+        follower(actor=actor, amendment=amendment)
     audit_record(
         actor=actor,
         action="licensing.licence.amend_approve",

@@ -201,19 +201,28 @@ def application_checklist(application: Application) -> list[dict]:
     return rows
 
 
-def application_problems(application: Application, *, today: datetime.date | None = None) -> list[str]:
-    """What must be fixed before the application can be submitted."""
+def application_problems(
+    application: Application,
+    *,
+    today: datetime.date | None = None,
+    planned: list | None = None,
+    checklist: list[dict] | None = None,
+    outstanding: list | None = None,
+) -> list[str]:
+    """What must be fixed before the application can be submitted. A page
+    that has read the planned draws, the checklist or the outstanding reports
+    already passes them, so they are not read twice."""
     today = today or timezone.localdate()
     problems = []
-    planned = list(application.planned_draws.all())
+    planned = list(application.planned_draws.all()) if planned is None else planned
     if not planned:
         problems.append("plan the draws: dates and maximum sales (L3)")
-    missing = [
-        row["label"] for row in application_checklist(application) if not row["attached"] and not row["generated"]
-    ]
+    checklist = application_checklist(application) if checklist is None else checklist
+    missing = [row["label"] for row in checklist if not row["attached"] and not row["generated"]]
     if missing:
         problems.append("attach the missing documents: " + "; ".join(missing) + " (L7)")
-    overdue = [r for r in outstanding_reports(application.organisation) if r.is_overdue(today)]
+    outstanding = outstanding_reports(application.organisation) if outstanding is None else outstanding
+    overdue = [r for r in outstanding if r.is_overdue(today)]
     if overdue:  # R:L7 the outstanding reports are filed first
         problems.append(
             "file the overdue reports first: " + "; ".join(report.describe() for report in overdue) + " (L7)"

@@ -45,7 +45,7 @@ def application_list(request):
         {
             "applications": scoped(selectors.application_list(), request.user, *READERS),
             "organisations": organisations_of(request.user, *READERS).select_related("eligibility").order_by("name"),
-            "licences": scoped(selectors.licence_list(), request.user, *READERS),
+            "licences": selectors.licence_rows(licences=scoped(Licence.objects.all(), request.user, *READERS)),
             "form": ApplicationForm(organisations=organisations_of(request.user, *WRITERS)),
         },
     )

@@ -11,7 +11,8 @@ from core.errors import DomainError
 from core.scope import scoped
 from raffle import services
 from raffle.models import CardDestruction, Draw
-from raffle.steps import perform_next_step, step_form
+from raffle.models.draw_steps import step_choices
+from raffle.steps import chosen_step, perform_next_step, step_form
 
 
 @admin.register(Draw)
@@ -54,7 +55,9 @@ class DrawAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         draw = get_object_or_404(
             self.get_queryset(request).select_related("event__licence", "envelope"), pk=draw_id
         )  # the reader's organisations only (#15): another's draw is a 404
-        form = step_form(draw, request.POST if request.method == "POST" else None)
+        # R:T8 the step chosen instead of the next one ("the holder is not here"), named in the address
+        step = chosen_step(draw, request.GET.get("step", ""))
+        form = step_form(draw, request.POST if request.method == "POST" else None, step=step) if step else None
         if request.method == "POST" and form is not None:
             if not request.user.has_perm("raffle.change_draw") or not roles.user_has_role(
                 request.user, roles.DRAW_STAFF, organisation=draw.event.licence.organisation_id
@@ -62,7 +65,9 @@ class DrawAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
                 raise PermissionDenied
             if form.is_valid():
                 try:
-                    draw, message = perform_next_step(actor=request.user, draw=draw, cleaned=form.cleaned_data)
+                    draw, message = perform_next_step(
+                        actor=request.user, draw=draw, cleaned=form.cleaned_data, step=step
+                    )
                 except DomainError as error:
                     self.message_user(request, str(error), messages.ERROR)
                 else:
@@ -73,7 +78,8 @@ class DrawAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             "opts": self.model._meta,
             "title": f"{draw.event} — draw {draw.number}",
             "draw": draw,
-            "step": draw.next_step,  # the table's row: what the next step is called
+            "step": step,  # the table's row: what the step is called
+            "choices": [] if request.GET.get("step") else step_choices(draw),
             "form": form,
         }
         return TemplateResponse(request, "admin/raffle/draw/step.html", context)

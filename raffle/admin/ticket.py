@@ -5,24 +5,17 @@ The ticket list must stay fast with a million rows in a draw: it walks the
 (serial, licence) index, and never counts more rows than it can page through.
 """
 
-from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
+from django.contrib import admin
 from django.core.paginator import Paginator
-from django.shortcuts import get_object_or_404, redirect
-from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.html import format_html
 
-from core import roles
-from core.admin import ReadOnlyAdminMixin, run_service
+from core.admin import ReadOnlyAdminMixin
 from core.errors import DomainError
 from core.privacy import contact_for, may_see_contact
-from core.scope import scoped
-from raffle import services
-from raffle.models import Draw, DrawPool, Sale, Ticket, TicketRoll, WinnerSelection
+from raffle.models import DrawPool, DrawState, Sale, Ticket, TicketRoll, WinnerSelection
 from raffle.services.pool import normalise_serial
-from raffle.steps import perform_unclaimed_redraw, unclaimed_redraw_form
 
 # The changelist counts at most this many rows; beyond it, the pages stop.
 COUNT_CAP = 10_000
@@ -183,72 +176,25 @@ class WinnerSelectionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "method",
         "pool_size",
         "selected_at",
+        "claim_until",
         "claimed_at",
+        "holder_name",
+        "id_seen",
+        "id_checked_by",
         "superseded_at",
         "superseded_reason",
-        "redraw_link",
+        "claim_link",
     ]
     list_select_related = ["draw__event__licence", "ticket"]
-    actions = ["mark_claimed"]
-
-    def get_urls(self):
-        return [
-            path(
-                "redraw/<int:draw_id>/",
-                self.admin_site.admin_view(self.redraw_view),
-                name="raffle_winnerselection_redraw",
-            )
-        ] + super().get_urls()
-
-    def has_change_permission(self, request, obj=None):
-        # "change" here means "may record claims and re-draws", through the services.
-        return request.user.has_perm("raffle.change_draw")
 
     def get_readonly_fields(self, request, obj=None):
         return [f.name for f in WinnerSelection._meta.fields]
 
-    @admin.display(description="re-draw (T8)")
-    def redraw_link(self, obj):
-        if obj.claimed_at or obj.superseded_at or obj.draw.event.licence.sales_channel != "paper_roll":
+    # R:T8 claims and re-draws are steps of the draw: its step page runs them.
+    @admin.display(description="claim (T8)")
+    def claim_link(self, obj):
+        if obj.superseded_at or obj.draw.state != DrawState.AWAITING_CLAIM:
             return "—"
         return format_html(
-            '<a href="{}">Re-draw unclaimed</a>', reverse("admin:raffle_winnerselection_redraw", args=[obj.draw_id])
+            '<a href="{}">Record the claim or re-draw</a>', reverse("admin:raffle_draw_step", args=[obj.draw_id])
         )
-
-    @admin.action(description="Record that the winner claimed the prize", permissions=["change"])
-    def mark_claimed(self, request, queryset):
-        for selection in queryset.select_related("draw"):
-            run_service(
-                self,
-                request,
-                services.winner_claim,
-                draw=selection.draw,
-                success=f"Draw {selection.draw.number}: claim recorded.",
-            )
-
-    def redraw_view(self, request, draw_id):
-        """R:T8 the claim period is over: draw another ticket, typed twice."""
-        if not request.user.has_perm("raffle.change_draw"):
-            raise PermissionDenied
-        draw = get_object_or_404(
-            scoped(Draw.objects.select_related("event__licence"), request.user, roles.DRAW_STAFF), pk=draw_id
-        )
-        form = unclaimed_redraw_form(draw, request.POST or None)
-        if request.method == "POST" and (form is None or form.is_valid()):
-            try:
-                done = perform_unclaimed_redraw(
-                    actor=request.user, draw=draw, cleaned=form.cleaned_data if form else {}
-                )
-            except DomainError as error:
-                self.message_user(request, str(error), messages.ERROR)
-            else:
-                self.message_user(request, done, messages.SUCCESS)
-                return redirect("admin:raffle_winnerselection_changelist")
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "draw": draw,
-            "form": form,
-            "title": f"{draw.event} — re-draw the winning ticket of draw {draw.number}",
-        }
-        return TemplateResponse(request, "admin/raffle/winnerselection/redraw.html", context)

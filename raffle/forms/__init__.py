@@ -5,6 +5,7 @@ exit strategy), `sales`, `supplier` (imports from the registered supplier),
 
 from raffle.forms.audit import RegistrarNotificationForm, VideoForm
 from raffle.forms.drawnight import (
+    ClaimForm,
     CloseSalesForm,
     ConfirmForm,
     DestructionForm,
@@ -42,6 +43,7 @@ __all__ = [
     "SupplierImportForm",
     "SupplierWinningTicketForm",
     "ApprovedUseForm",
+    "ClaimForm",
     "CloseSalesForm",
     "ConfirmForm",
     "ContactAttemptForm",

@@ -1,6 +1,7 @@
 """Forms for the draw steps. They only parse input; the services decide."""
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from raffle.cards import ACE_OF_SPADES, parse_card
 from raffle.errors import RaffleError
@@ -77,6 +78,20 @@ class EnvelopeForm(forms.Form):
         required=False,
         help_text="Leave empty when the winning ticket carries the envelope its buyer picked (T9).",
     )
+
+
+class ClaimForm(forms.Form):
+    """R:T8 the holder of the winning roll ticket comes forward: who they are,
+    the ID seen and who checked it, and the envelope they choose now."""
+
+    holder_name = forms.CharField(label=gettext_lazy("Holder's name"), max_length=150)
+    id_seen = forms.CharField(
+        label=gettext_lazy("Identification seen"),
+        max_length=150,
+        help_text=gettext_lazy("For example: Ontario driver's licence, photo card."),
+    )
+    id_checked_by = forms.CharField(label=gettext_lazy("Checked by"), max_length=150)
+    envelope_number = forms.CharField(label=gettext_lazy("Envelope the holder chooses (1 to 52)"), max_length=5)
 
 
 class RevealCardForm(forms.Form):

@@ -112,6 +112,8 @@ class Draw(models.Model):
     # imported draw: the date of its record). Payments, reports and the
     # destruction log date the draw by it; `scheduled_at` is the advertised time.
     held_at = models.DateTimeField(null=True, blank=True)
+    # R:T8 while the draw awaits the claim of its winning roll ticket: the end of its claim time.
+    claim_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["event", "number"]
@@ -162,6 +164,12 @@ class Draw(models.Model):
                 )
                 & ~Q(member_in_charge=F("second_member_in_charge")),
                 name="draw_two_different_members_in_charge",
+            ),
+            # R:T8 a draw awaiting a claim shows until when; no envelope is chosen for an absent holder.
+            models.CheckConstraint(
+                condition=~Q(state=DrawState.AWAITING_CLAIM) | Q(claim_until__isnull=False, envelope__isnull=True),
+                name="draw_awaiting_claim_has_claim_time_and_no_envelope",
+                violation_error_message="A draw awaiting a claim has the end of its claim time and no envelope.",
             ),
             # R:D9 no draw is held before its advertised time.
             models.CheckConstraint(

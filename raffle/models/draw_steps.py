@@ -16,17 +16,21 @@ service (a function of `raffle.services`, which must call
 `draw_machine.begin(draw, "<name>")` and `draw_machine.advance`), the form
 fields that service takes, and the message shown when it is done. Several
 rows of one state are told apart by `when` (the first that applies is the
-draw's next step). Forms and services are named, not imported, because they
+draw's next step). A row marked `choice` is never the next step: the staff
+take it instead, by its name (R:T8 "the holder is not here": the draw then
+waits for the roll ticket's holder to claim). Forms and services are named, not imported, because they
 are built on this module; `tests/test_draw_machine.py` checks every name.
 
 Adding a state: a `DrawState` member, its row(s) here, its service, its
 screen's template.
 """
 
+import datetime
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -37,6 +41,7 @@ class DrawState(models.TextChoices):
     SALES_CLOSED = "sales_closed", "Sales closed"
     ANNOUNCED = "announced", "Announced"
     TICKET_DRAWN = "ticket_drawn", "Winning ticket drawn"
+    AWAITING_CLAIM = "awaiting_claim", "Awaiting claim"
     ENVELOPE_CHOSEN = "envelope_chosen", "Envelope chosen"
     CARD_REVEALED = "card_revealed", "Card revealed"
     CLOSED = "closed", "Closed"
@@ -46,6 +51,8 @@ class DrawState(models.TextChoices):
 DESTRUCTION_FIELDS = ("destroyed_by", "verified_by", "destroyer_password", "verifier_password")
 # The form fields of a winning ticket: its serial typed twice (D2), the holder's name.
 TICKET_FIELDS = ("serial", "serial_again", "winner_name")
+# R:T8 the form fields of a roll-ticket holder's claim: who they are, the ID seen and by whom, their envelope.
+CLAIM_FIELDS = ("holder_name", "id_seen", "id_checked_by", "envelope_number")
 # The form fields of the card revealed: typed twice (E3), the Ace of Spades confirmed (P4).
 CARD_FIELDS = ("card", "card_again", "ace_confirmed")
 
@@ -68,6 +75,9 @@ class Step:
     when: Callable | None = None  # when(draw) -> this row applies (None: always)
     back: bool = False  # R:P7 the one move back: only a must-go draw whose card is not the ace makes it
     shows: tuple[str, ...] = ()  # what else its screen shows (see views/drawnight.py)
+    # R:T8 a row the staff choose instead of the state's next step (the
+    # holder of a roll ticket is not here); never the draw's next step itself.
+    choice: bool = False
 
     @property
     def template(self) -> str:
@@ -76,6 +86,30 @@ class Step:
     @property
     def screen_name(self) -> str:
         return self.screen or self.state
+
+
+def holder_may_be_absent(draw) -> bool:
+    """R:T8 D2 a roll ticket's holder need not be at the draw, and nothing
+    names them: the draw may wait for their claim. Stub and electronic
+    tickets carry the buyer's name (T9); an imported draw has no tickets."""
+    from licensing.models import SalesChannel
+    from raffle.services.pool import draw_sales_channel
+
+    return not draw.is_imported and draw_sales_channel(draw) == SalesChannel.PAPER_ROLL
+
+
+def claim_time_over(draw, now: datetime.datetime | None = None) -> bool:
+    """R:T8 the claim time of the draw's current winning ticket has run out."""
+    return draw.claim_until is not None and (now or timezone.now()) >= draw.claim_until
+
+
+def claim_until_text(draw) -> str:
+    return f"{timezone.localtime(draw.claim_until):%Y-%m-%d %H:%M}" if draw.claim_until else ""
+
+
+def step_leading_to(state: str) -> Step:
+    """The (first, forward) step that leads to `state`: its name for refusals."""
+    return next(s for s in DRAW_STEPS if s.to == state and not s.back)
 
 
 # R:D8 the draw's steps, in order. No step may be skipped, repeated or undone
@@ -167,6 +201,56 @@ DRAW_STEPS: tuple[Step, ...] = (
         done=lambda draw: _("Envelope %(number)s chosen.") % {"number": draw.envelope.number},
         shows=("envelopes",),
     ),
+    Step(  # R:T8 the holder of the winning roll ticket is not here: the draw waits for the claim
+        DrawState.TICKET_DRAWN,
+        "await_claim",
+        to=DrawState.AWAITING_CLAIM,
+        choice=True,
+        when=lambda draw: holder_may_be_absent(draw),
+        heading=gettext_lazy("The holder is not here: wait for the claim"),
+        label=gettext_lazy("Wait for the holder's claim"),
+        verb=gettext_lazy("wait for the holder's claim"),
+        button=gettext_lazy("The holder is not here: wait for the claim"),
+        form="ConfirmForm",
+        service="draw_await_claim",
+        stamp="claim_until",
+        done=lambda draw: _("Ticket %(serial)s is awaiting its holder's claim until %(until)s. No envelope is opened.")
+        % {"serial": draw.winning_serial, "until": claim_until_text(draw)},
+    ),
+    Step(  # R:T8 the holder comes forward with the ticket and chooses the envelope
+        DrawState.AWAITING_CLAIM,
+        "claim",
+        to=DrawState.ENVELOPE_CHOSEN,
+        when=lambda draw: not claim_time_over(draw),
+        heading=gettext_lazy("Awaiting the holder's claim"),
+        label=gettext_lazy("Record the claim"),
+        verb=gettext_lazy("record the holder's claim"),
+        button=gettext_lazy("Record the claim and the envelope chosen"),
+        form="ClaimForm",
+        service="draw_claim",
+        fields=CLAIM_FIELDS,
+        stamp="envelope_chosen_at",
+        done=lambda draw: _("Ticket %(serial)s claimed by %(holder)s; envelope %(number)s chosen.")
+        % {"serial": draw.winning_serial, "holder": draw.winner_name, "number": draw.envelope.number},
+        shows=("envelopes", "drawings"),
+    ),
+    Step(  # R:T8 the claim time ran out: another ticket of the same draw, with the same claim time
+        DrawState.AWAITING_CLAIM,
+        "redraw_unclaimed",
+        to=DrawState.AWAITING_CLAIM,
+        when=claim_time_over,
+        heading=gettext_lazy("The claim time is over: draw another ticket"),
+        label=gettext_lazy("Record the claim"),
+        verb=gettext_lazy("draw another ticket in place of the unclaimed one"),
+        button=gettext_lazy("Record the ticket drawn in its place"),
+        form="PaperWinningTicketForm",
+        service="draw_redraw_unclaimed",
+        fields=("serial", "serial_again"),
+        stamp="claim_until",
+        done=lambda draw: _("Ticket %(serial)s is drawn in place of the unclaimed one; its holder has until %(until)s.")
+        % {"serial": draw.winning_serial, "until": claim_until_text(draw)},
+        shows=("drawings",),
+    ),
     Step(
         DrawState.ENVELOPE_CHOSEN,
         "reveal_card",
@@ -233,25 +317,27 @@ DRAW_STEPS: tuple[Step, ...] = (
         stamp="closed_at",
         done=lambda draw: _("Card destruction logged; the jackpot rolls over to the next draw."),
     ),
-    Step(DrawState.CLOSED, "finished", to=None, heading=gettext_lazy("Draw finished"), shows=("next_draw", "claim")),
+    Step(DrawState.CLOSED, "finished", to=None, heading=gettext_lazy("Draw finished"), shows=("next_draw",)),
 )
 
 STEPS_BY_NAME: dict[str, Step] = {step.name: step for step in DRAW_STEPS}
 DRAW_ORDER: list[str] = list(DrawState.values)
 
 
+def _applies(step: Step, draw) -> bool:
+    return step.state == draw.state and (step.when is None or step.when(draw))
+
+
 def next_step(draw) -> Step | None:
     """The row of the draw's next step: the first of its state's rows that
-    applies to it (None for a state without a row)."""
-    return next(
-        (s for s in DRAW_STEPS if s.state == draw.state and (s.when is None or s.when(draw))),
-        None,
-    )
+    applies to it and is not a choice (None for a state without a row)."""
+    return next((s for s in DRAW_STEPS if not s.choice and _applies(s, draw)), None)
 
 
-def step_leading_to(state: str) -> Step:
-    """The (first, forward) step that leads to `state`: its name for refusals."""
-    return next(s for s in DRAW_STEPS if s.to == state and not s.back)
+def step_choices(draw) -> list[Step]:
+    """R:T8 the rows the staff may take instead of the next step (the holder
+    of the winning roll ticket is not here)."""
+    return [s for s in DRAW_STEPS if s.choice and _applies(s, draw)]
 
 
 # Read from the table: each state and the states its forward steps lead to,

@@ -238,6 +238,12 @@ class WinnerSelection(models.Model):
     selected_at = models.DateTimeField(default=timezone.now)
     selected_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
     claimed_at = models.DateTimeField(null=True, blank=True)
+    # R:T8 a roll ticket's holder who was not at the draw: until when they may claim, and,
+    # when they come forward, who they are, the ID seen and who checked it.
+    claim_until = models.DateTimeField(null=True, blank=True)
+    holder_name = models.CharField(max_length=150, blank=True)
+    id_seen = models.CharField(max_length=150, blank=True, help_text="The identification the holder showed.")
+    id_checked_by = models.CharField(max_length=150, blank=True, help_text="Who saw and checked it.")
     superseded_at = models.DateTimeField(null=True, blank=True)
     superseded_reason = models.CharField(max_length=200, blank=True)
 
@@ -249,6 +255,13 @@ class WinnerSelection(models.Model):
                 fields=["draw"], condition=Q(superseded_at__isnull=True), name="one_current_winner_per_draw"
             ),
             models.CheckConstraint(condition=Q(method__in=SelectionMethod.values), name="selection_method_valid"),
+            # R:T8 a claim after the draw names the holder, the ID seen and who checked it.
+            models.CheckConstraint(
+                condition=Q(claim_until__isnull=True)
+                | Q(claimed_at__isnull=True)
+                | (~Q(holder_name="") & ~Q(id_seen="") & ~Q(id_checked_by="")),
+                name="selection_claim_names_holder_and_id",
+            ),
         ]
 
     def __str__(self) -> str:

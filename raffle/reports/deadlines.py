@@ -12,8 +12,8 @@ import icalendar
 from django.conf import settings
 from django.utils import timezone
 
-from licensing.models import AuditedStatementRequest, IssuedReport, ReportKind
-from licensing.terms import licence_last_day
+from licensing.models import AuditedStatementRequest, IssuedReport, ReportKind, SalesChannel
+from licensing.terms import LicenceAmendmentsRead
 from raffle.models import Draw, DrawState, Event, UnclaimedPrize
 from raffle.reports.builders import (
     DRAWS_PER_PERIOD,
@@ -51,18 +51,26 @@ class Deadline:
         return f"{digest}@{host}"
 
 
-def event_deadlines(event: Event, *, today: datetime.date | None = None) -> list[Deadline]:
+def event_deadlines(
+    event: Event, *, today: datetime.date | None = None, reports_only: bool = False, closed: list[Draw] | None = None
+) -> list[Deadline]:
+    """Every deadline of the event's licence, by date; `reports_only`: the
+    four-draw and final reports alone (R1, R2), what a new application lists;
+    `closed`: the event's closed draws, when the page has read them."""
     today = today or timezone.localdate()
     licence = event.licence
-    draws = list(Draw.objects.filter(event=event, state=DrawState.CLOSED).order_by("number"))
+    if closed is None:
+        closed = Draw.objects.filter(event=event, state=DrawState.CLOSED).order_by("number")
+    draws = [d for d in closed if d.state == DrawState.CLOSED]
     issued = set(IssuedReport.objects.filter(licence=licence).values_list("kind", "period"))
     out: list[Deadline] = []
     by_period: dict[int, list[Draw]] = {}
-    ended = bool(licence_end(event, today=today))
+    amended = None if reports_only else LicenceAmendmentsRead(licence)
+    ended = bool(licence_end(event, today=today, expires_on=amended.expires_on(today) if amended else None))
     for d in draws:
         by_period.setdefault(period_of(d.number), []).append(d)
         day = report_day(d)
-        if not d.is_imported:
+        if amended is not None and not d.is_imported:
             out.append(
                 Deadline(
                     day + datetime.timedelta(days=TICKET_KEEP_DAYS),
@@ -71,7 +79,9 @@ def event_deadlines(event: Event, *, today: datetime.date | None = None) -> list
                     rule="T6",
                 )
             )
-            if licence.is_paper:
+            # R:D4 a draw sold on paper is filmed: the channel in force on its day (an amendment to
+            # electronic in-person sales holds from its effective day, L5), not the channel granted.
+            if amended.channel_on(timezone.localdate(d.scheduled_at)) in SalesChannel.paper():
                 out.append(
                     Deadline(
                         day + datetime.timedelta(days=VIDEO_KEEP_DAYS),
@@ -103,6 +113,8 @@ def event_deadlines(event: Event, *, today: datetime.date | None = None) -> list
                 rule="R2",
             )
         )
+    if amended is None:
+        return sorted(out, key=lambda d: (d.on, d.what))
     for prize in UnclaimedPrize.objects.filter(draw__event=event).select_related("draw"):
         out.append(
             Deadline(
@@ -125,7 +137,7 @@ def event_deadlines(event: Event, *, today: datetime.date | None = None) -> list
         )
     out.append(
         Deadline(
-            licence_last_day(licence),  # R:L8 as amended
+            amended.last_day(),  # R:L8 as amended
             f"Licence {licence.number} expires",
             "licence",
             done=event.is_concluded,

@@ -13,7 +13,7 @@ REPORT_RULES = ("R1", "R2")  # R3 (audited statements) licensing knows itself
 def organisation_reports_outstanding(organisation: Organisation) -> list[OutstandingReport]:
     out = []
     for event in Event.objects.filter(licence__organisation=organisation).select_related("licence"):
-        for deadline in event_deadlines(event):
+        for deadline in event_deadlines(event, reports_only=True):
             if deadline.kind == "report" and deadline.rule in REPORT_RULES and not deadline.done:
                 out.append(
                     OutstandingReport(

@@ -74,10 +74,13 @@ def trust_account_of(event: Event) -> TrustAccount | None:
     return TrustAccount.objects.filter(licence_id=event.licence_id).first()
 
 
-def draw_reconciliation(event: Event, *, draws=None, today: datetime.date | None = None) -> list[DrawReconciliation]:
-    """One line per draw whose sales are closed; three queries whatever the size."""
+def draw_reconciliation(
+    event: Event, *, draws=None, today: datetime.date | None = None, account=...
+) -> list[DrawReconciliation]:
+    """One line per draw whose sales are closed; three queries whatever the
+    size (`draws` and `account`, when the page has read them, save two)."""
     today = today or timezone.localdate()
-    account = trust_account_of(event)
+    account = trust_account_of(event) if account is ... else account
     allowance = datetime.timedelta(days=account.deposit_within_days if account else 3)
     if draws is None:
         draws = Draw.objects.filter(event=event, ticket_sales__isnull=False).order_by("number")

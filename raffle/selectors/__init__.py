@@ -12,11 +12,10 @@ from raffle.selectors.audit import (
 )
 from raffle.selectors.board import public_board
 from raffle.selectors.drawnight import (
-    RollWinnerClaim,
     SalesReconciliation,
+    draw_drawings,
     draw_sales_reconciliation,
     draws_for_night,
-    roll_winner_claim,
     winning_sale,
 )
 from raffle.selectors.events import (
@@ -54,7 +53,6 @@ __all__ = [
     "PRIZE_BOARD_WARNING_PERCENT",
     "TICKET_LOG_HEADER",
     "PrizeBoardForecast",
-    "RollWinnerClaim",
     "SalesReconciliation",
     "current_draw",
     "current_of",
@@ -75,7 +73,7 @@ __all__ = [
     "public_board",
     "recent_sales",
     "registrar_register",
-    "roll_winner_claim",
+    "draw_drawings",
     "sale_with_tickets",
     "sealed_envelope_numbers",
     "video_register_rows",

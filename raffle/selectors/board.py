@@ -64,6 +64,7 @@ def public_board(event_id: int) -> dict | None:
             "draw_prize",
             "jackpot_after",
             "winning_serial",
+            "claim_until",
             "envelope__number",
             "envelope__card",
             "envelope__opened_at",

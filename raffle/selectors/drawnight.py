@@ -1,13 +1,10 @@
 """Reads behind the draw-night screens."""
 
-import datetime
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.utils import timezone
-
 from core.money import split_sales
-from raffle.models import Draw, DrawState
+from raffle.models import Draw
 
 
 def draws_for_night():
@@ -60,41 +57,10 @@ def winning_sale(draw: Draw):
     return selection.ticket.sale if selection else None
 
 
-@dataclass(frozen=True)
-class RollWinnerClaim:
-    """R:T8 the current winning roll ticket of a draw and its claim period."""
+def draw_drawings(draw: Draw) -> list:
+    """R:T8 every winning ticket drawn for the draw, in order: when, the end of
+    its claim time, the claim (holder, ID seen, checked by) or why another
+    ticket was drawn in its place."""
+    from raffle.models import WinnerSelection
 
-    serial: str
-    drawn_at: datetime.datetime
-    claim_by: datetime.datetime
-    claimed_at: datetime.datetime | None
-    attempt: int
-    prize_paid_on: datetime.date | None = None
-
-    @property
-    def may_redraw(self) -> bool:
-        return self.claimed_at is None and self.prize_paid_on is None and timezone.now() >= self.claim_by
-
-
-def roll_winner_claim(draw: Draw) -> RollWinnerClaim | None:
-    """The claim of a finished roll-ticket draw's winner (roll tickets carry no
-    name, so the holder must come forward); None for other draws."""
-    from licensing.models import SalesChannel
-    from raffle.models import PrizeKind, PrizePayment, WinnerSelection
-    from raffle.services.pool import draw_sales_channel
-
-    if draw.state != DrawState.CLOSED or draw_sales_channel(draw) != SalesChannel.PAPER_ROLL:
-        return None
-    selection = WinnerSelection.objects.filter(draw=draw, superseded_at__isnull=True).select_related("ticket").first()
-    if selection is None:
-        return None
-    return RollWinnerClaim(
-        serial=selection.ticket.serial,
-        drawn_at=selection.selected_at,
-        attempt=selection.attempt,
-        claim_by=selection.selected_at + datetime.timedelta(days=draw.event.claim_period_days),
-        claimed_at=selection.claimed_at,
-        prize_paid_on=PrizePayment.objects.filter(draw=draw, kind=PrizeKind.DRAW_PRIZE)
-        .values_list("paid_on", flat=True)
-        .first(),
-    )
+    return list(WinnerSelection.objects.filter(draw=draw).select_related("ticket").order_by("attempt"))

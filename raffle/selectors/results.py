@@ -11,11 +11,10 @@ from decimal import Decimal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from licensing.models import SalesChannel
 from raffle.cards import card_name_for_reader
 from raffle.errors import RaffleError
-from raffle.models import BEFORE_WINNING_TICKET, Draw, Event, MustGoTicket, WinnerSelection
-from raffle.services.pool import draw_sales_channel, normalise_serial
+from raffle.models import BEFORE_WINNING_TICKET, Draw, DrawState, Event, MustGoTicket, WinnerSelection
+from raffle.services.pool import normalise_serial
 
 # A draw's winning number is public once it is drawn, never before (D10):
 # every state from the winning ticket on, read from the step table.
@@ -147,9 +146,8 @@ def _winner_message(event: Event, draw: Draw, serial: str) -> str:
         "serial": serial,
         "number": draw.number,
     }
-    selection = WinnerSelection.objects.filter(draw=draw, superseded_at__isnull=True).first()
-    if draw_sales_channel(draw) == SalesChannel.PAPER_ROLL and selection and not selection.claimed_at:
-        deadline = timezone.localtime(selection.selected_at + datetime.timedelta(days=event.claim_period_days))
+    if draw.state == DrawState.AWAITING_CLAIM:  # R:T8 the holder of the roll ticket has until then
+        deadline = timezone.localtime(draw.claim_until)
         return " ".join(
             [
                 message,

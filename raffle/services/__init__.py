@@ -60,4 +60,4 @@ from raffle.services.treasury import (  # noqa: F401
     prize_payment_record,
     winners_publication_record,
 )
-from raffle.services.winner import draw_redraw_unclaimed, winner_claim  # noqa: F401
+from raffle.services.winner import draw_await_claim, draw_claim, draw_redraw_unclaimed  # noqa: F401

@@ -21,7 +21,7 @@ from django.utils import timezone
 from core.audit import audit_record
 from raffle.errors import EventConcluded, TransitionNotAllowed
 from raffle.models import DRAW_ORDER, DRAW_STEPS, Draw, Event, EventStatus, Step
-from raffle.models.draw_steps import STEPS_BY_NAME, next_step, step_leading_to
+from raffle.models.draw_steps import STEPS_BY_NAME, next_step, step_choices
 from raffle.services.ending import check_licence_allows_step
 
 
@@ -51,7 +51,9 @@ def check(event: Event, draw: Draw, name: str) -> Step:
         )
     check_licence_allows_step(event, draw)  # R:R5
     here = next_step(draw)
-    can_move = here is not None and here.to == step.to
+    # A row of the draw's state: its next step (or a row of the same state leading
+    # to the same state), or a row the staff may choose instead (R:T8).
+    can_move = step.state == draw.state and ((here is not None and here.to == step.to) or step in step_choices(draw))
     # R:P7 the must-go move back is made only by the re-draw step (which logs
     # the card's destruction first), and the re-draw makes no other move.
     move_back_pending = here is not None and here.back
@@ -71,13 +73,13 @@ def check(event: Event, draw: Draw, name: str) -> Step:
     if can_move:
         return step
     current = draw.get_state_display().lower()
-    verb = step_leading_to(step.to).verb
+    verb = step.verb
     if DRAW_ORDER.index(draw.state) >= DRAW_ORDER.index(step.to):
         raise TransitionNotAllowed(
             f"Cannot {verb} for draw {draw.number}: that step is already done (the draw is at “{current}”).",
             rule="D8",
         )
-    next_verb = step_leading_to(here.to).verb if here is not None and here.to else "nothing"
+    next_verb = here.verb if here is not None and here.to else "nothing"
     raise TransitionNotAllowed(
         f"Cannot {verb} for draw {draw.number} yet: the draw is at “{current}”, so the next step is to {next_verb}.",
         rule="D8",

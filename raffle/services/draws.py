@@ -34,6 +34,7 @@ from raffle.services.card_entry import typed_card
 from raffle.services.destruction import log_card_destruction, log_signature_refusals
 from raffle.services.must_go import must_go_settle
 from raffle.services.pool import (
+    claim_at_the_draw,
     draws_by_rng,
     draws_by_supplier,
     normalise_serial,
@@ -41,9 +42,10 @@ from raffle.services.pool import (
     pick_rng,
     pool_empty,
     record_selection,
+    refuse_envelope_for_absent_holder,
     resolve_envelope,
 )
-from raffle.services.schedule import check_draw_time, schedule_base
+from raffle.services.schedule import amended_draw_time, check_draw_time, schedule_base
 from raffle.services.supplier_draw import supplier_winning_ticket
 
 
@@ -142,12 +144,11 @@ def _parse_envelope_number(value) -> int:
     return number
 
 
-@transaction.atomic
-def draw_choose_envelope(*, actor, draw: Draw, envelope_number=None) -> Draw:
-    """The winner's envelope (T9): the one picked on the winning ticket, or,
-    when that one is open, the event's stated procedure; for roll tickets the
-    one the winner chooses (`envelope_number`)."""
-    event, draw, step = draw_machine.begin(draw, "choose_envelope")
+def winners_envelope(*, event: Event, draw: Draw, envelope_number=None) -> tuple[Envelope, str]:
+    """R:T9 the winner's envelope, locked: the one picked on the winning
+    ticket, or, when that one is open, the event's stated procedure; for roll
+    tickets the one the winner chooses (`envelope_number`). Returns it and how
+    it was arrived at. Runs inside a step service, the draw locked."""
     requested = None
     if envelope_number is not None:
         requested = _parse_envelope_number(envelope_number)
@@ -166,13 +167,25 @@ def draw_choose_envelope(*, actor, draw: Draw, envelope_number=None) -> Draw:
             "choose an envelope that is still sealed.",
             rule="E1",
         )
-    draw.envelope = envelope
+    return envelope, how
+
+
+@transaction.atomic
+def draw_choose_envelope(*, actor, draw: Draw, envelope_number=None) -> Draw:
+    """The winner's envelope (T9), chosen at the draw (see `winners_envelope`).
+    R:T8 a draw awaiting a roll-ticket holder's claim opens no envelope: the
+    holder chooses it when they claim (`draw_claim`)."""
+    event, draw = draw_machine.lock(draw)
+    refuse_envelope_for_absent_holder(draw)
+    step = draw_machine.check(event, draw, "choose_envelope")
+    draw.envelope, how = winners_envelope(event=event, draw=draw, envelope_number=envelope_number)
+    claim_at_the_draw(draw)
     return draw_machine.advance(
         actor=actor,
         draw=draw,
         step=step,
         fields=("envelope",),
-        data={"envelope": number, "how": how},
+        data={"envelope": draw.envelope.number, "how": how},
     )
 
 
@@ -308,15 +321,17 @@ def event_conclude(*, actor, event: Event, licence: Licence, draw: Draw, reason:
 
 
 def schedule_next_draw(*, event: Event, after: Draw) -> Draw | None:
-    """The draw after `after`, unless it is scheduled already."""
+    """The draw after `after`, unless it is scheduled already: the draw
+    interval after it, or the day an approved schedule amendment sets."""
     if event.draws.filter(number=after.number + 1).exists():
         return None
     # Days are added to the local time (a zoneinfo datetime adds wall-clock
     # time), so the next draw keeps the hall's hour across daylight saving.
+    planned_at = timezone.localtime(schedule_base(after)) + datetime.timedelta(days=event.draw_interval_days)
     return Draw.objects.create(
         event=event,
         number=after.number + 1,
-        scheduled_at=timezone.localtime(schedule_base(after)) + datetime.timedelta(days=event.draw_interval_days),
+        scheduled_at=amended_draw_time(event, after.number + 1, planned_at),  # R:L3 an approved amended schedule
     )
 
 

@@ -19,6 +19,7 @@ from raffle.models import (
     DESTRUCTION_DELAY_DAYS,
     Draw,
     DrawPool,
+    DrawState,
     Envelope,
     EnvelopeTakenProcedure,
     Event,
@@ -178,6 +179,28 @@ def record_selection(
 
 def current_selection(draw: Draw) -> WinnerSelection | None:
     return draw.winner_selections.filter(superseded_at__isnull=True).select_related("ticket__sale").first()
+
+
+def refuse_envelope_for_absent_holder(draw: Draw) -> None:
+    """R:T8 no envelope is ever opened for an absent holder: while the draw
+    awaits the claim of its winning roll ticket, its holder chooses the
+    envelope when they come forward, and nobody else does."""
+    if draw.state == DrawState.AWAITING_CLAIM:
+        raise RaffleError(
+            f"Draw {draw.number} is awaiting the claim of ticket {draw.winning_serial} until "
+            f"{timezone.localtime(draw.claim_until):%Y-%m-%d %H:%M}: no envelope is opened for a holder who "
+            "is not here. Record the claim when the holder comes forward; they choose the envelope then.",
+            rule="T8",
+        )
+
+
+def claim_at_the_draw(draw: Draw) -> None:
+    """R:T8 the holder of a winning roll ticket who chooses the envelope at
+    the draw has come forward with it: the claim is recorded then."""
+    selection = current_selection(draw)
+    if selection is not None and selection.claimed_at is None and draw_sales_channel(draw) == SalesChannel.PAPER_ROLL:
+        selection.claimed_at = timezone.now()
+        selection.save(update_fields=["claimed_at"])
 
 
 def resolve_envelope(*, event: Event, draw: Draw, requested: int | None) -> tuple[int, str]:

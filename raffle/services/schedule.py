@@ -16,9 +16,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.audit import audit_record
-from licensing.terms import licence_expires_on, licence_in_force_on
+from licensing.models import AmendmentKind, LicenceAmendment
+from licensing.terms import licence_amended_draw_day, licence_expires_on, licence_in_force_on
 from raffle.errors import RaffleError
-from raffle.models import BEFORE_WINNING_TICKET, Draw, DrawPostponement, DrawState, NotificationMethod
+from raffle.models import BEFORE_WINNING_TICKET, Draw, DrawPostponement, DrawState, Event, NotificationMethod
 from raffle.services import draw_machine
 from raffle.services.ending import check_not_cancelled
 
@@ -161,3 +162,56 @@ def draw_postpone(
         },
     )
     return postponement
+
+
+def amended_draw_time(event: Event, number: int, planned_at: datetime.datetime) -> datetime.datetime:
+    """R:L3 R:D9 when draw `number`, planned for `planned_at`, is held: on the
+    day an approved schedule amendment sets for it from its effective day, at
+    the hall's hour; else as planned."""
+    day = licence_amended_draw_day(event.licence, number, timezone.localdate(planned_at))
+    if day is None:
+        return planned_at
+    return timezone.make_aware(datetime.datetime.combine(day, timezone.localtime(planned_at).time()))
+
+
+def draws_follow_schedule_amendment(*, actor, amendment: LicenceAmendment) -> None:
+    """R:L3 R:D9 an approved amendment of the draw schedule moves each draw
+    still to be held on or after its effective day to the amended day (at the
+    hall's hour); draws held before keep theirs. Runs in the approval's
+    transaction (`licensing.services.register_amendment_follower`): a draw that
+    would move into the past or before the draw ahead of it refuses the
+    approval, and nothing changes."""
+    if amendment.kind != AmendmentKind.SCHEDULE:
+        return
+    event = Event.objects.select_for_update().select_related("licence").filter(licence_id=amendment.licence_id).first()
+    if event is None:  # no event yet: its draws are scheduled from the amendment as they come
+        return
+    now, ahead = timezone.now(), None
+    for draw in event.draws.select_for_update().order_by("number"):
+        if draw.state in BEFORE_WINNING_TICKET:
+            new_at = amended_draw_time(event, draw.number, draw.scheduled_at)
+            if new_at != draw.scheduled_at:
+                if new_at <= now or (ahead is not None and new_at <= ahead):
+                    raise RaffleError(
+                        f"The amended schedule moves draw {draw.number} to {advertised(new_at)}, "
+                        + ("which has passed" if new_at <= now else f"not after draw {draw.number - 1}'s time")
+                        + "; correct the amendment's dates before approving it.",
+                        rule="D9",
+                    )
+                moved_from, draw.scheduled_at = draw.scheduled_at, new_at
+                draw.save(update_fields=["scheduled_at"])
+                audit_record(
+                    actor=actor,
+                    action="raffle.draw.reschedule",
+                    obj=draw,
+                    data={
+                        "event": event.pk,
+                        "number": draw.number,
+                        "from": moved_from,
+                        "to": new_at,
+                        "amendment": amendment.pk,
+                        "approval_reference": amendment.approval_reference,
+                        "effective_on": amendment.effective_on,
+                    },
+                )
+        ahead = draw.held_or_due_at

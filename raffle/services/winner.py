@@ -1,131 +1,198 @@
-"""After the winning ticket is drawn: the winner's claim, and the re-draw of
-an unclaimed roll ticket once the claim period is over (T8)."""
+"""Roll tickets whose holder is not at the draw (RULES T8, D2).
+
+A roll ticket carries no name: when its holder is not there as it is drawn,
+the draw waits "awaiting claim" until the end of the event's claim time, and
+no envelope is opened for them (`draw_await_claim`). The holder comes
+forward, is recorded by name with the ID seen and who checked it, and
+chooses the envelope then (`draw_claim`). When the claim time runs out,
+another ticket of the same draw is drawn and its holder gets the same claim
+time (`draw_redraw_unclaimed`); every drawing is a `WinnerSelection` and an
+audit entry. Nothing is re-drawn once an envelope is chosen, so never after
+a card is revealed, and never on a concluded event (the draw machine's P4).
+"""
 
 import datetime
 
 from django.db import transaction
 from django.utils import timezone
 
-from core.audit import audit_record
-from licensing.models import SalesChannel
-from raffle.errors import RaffleError
-from raffle.models import BEFORE_WINNING_TICKET, Draw, PrizeKind, PrizePayment, SelectionMethod, WinnerSelection
+from raffle.errors import RaffleError, TransitionNotAllowed
+from raffle.models import Draw, DrawState, Event, EventStatus, SelectionMethod, WinnerSelection
+from raffle.models.draw_steps import claim_time_over, holder_may_be_absent
 from raffle.services import draw_machine
-from raffle.services.pool import (
-    current_selection,
-    draw_sales_channel,
-    draws_by_rng,
-    paper_ticket,
-    pick_rng,
-    record_selection,
-)
+from raffle.services.draws import winners_envelope
+from raffle.services.pool import current_selection, paper_ticket, record_selection
+
+# What the services take from the claim form, at most as long as the fields that keep it.
+_NAME_LENGTH = 150
 
 
-def _selection(draw: Draw) -> WinnerSelection:
-    if draw.state in BEFORE_WINNING_TICKET:
-        raise RaffleError(f"No winning ticket has been drawn for draw {draw.number} yet.")
-    selection = current_selection(draw)
-    if selection is None:
-        raise RaffleError(f"Draw {draw.number} has no winning ticket on record (imported draw).")
-    return selection
+def _claim_until(event: Event, start: datetime.datetime) -> datetime.datetime:
+    return start + datetime.timedelta(days=event.claim_period_days)
 
 
-def _check_still_current(selection: WinnerSelection, expected_serial: str | None) -> None:
+def _local(moment: datetime.datetime) -> str:
+    return f"{timezone.localtime(moment):%Y-%m-%d %H:%M}"
+
+
+def _check_still_current(draw: Draw, expected_serial: str | None) -> None:
     """A screen names the ticket it shows; if another ticket was drawn in its
     place since, nothing is done to the wrong one."""
-    if expected_serial is not None and selection.ticket.serial != expected_serial:
+    if expected_serial and draw.winning_serial != expected_serial:
         raise RaffleError(
-            f"Ticket {expected_serial} is no longer the winning ticket: ticket "
-            f"{selection.ticket.serial} was drawn in its place. Nothing was changed.",
+            f"Ticket {expected_serial} is no longer the winning ticket of draw {draw.number}: ticket "
+            f"{draw.winning_serial} was drawn in its place. Nothing was changed.",
             rule="T8",
         )
 
 
-@transaction.atomic
-def winner_claim(*, actor, draw: Draw, expected_serial: str | None = None) -> WinnerSelection:
-    """The holder of the winning ticket has come forward with it."""
-    _event, draw = draw_machine.lock(draw)
-    selection = WinnerSelection.objects.select_for_update().get(pk=_selection(draw).pk)
-    _check_still_current(selection, expected_serial)
-    if selection.claimed_at:
-        raise RaffleError(f"Ticket {selection.ticket.serial} was already claimed.")
-    selection.claimed_at = timezone.now()
-    selection.save(update_fields=["claimed_at"])
-    audit_record(
-        actor=actor,
-        action="raffle.draw.winner_claim",
-        obj=draw,
-        data={"draw": draw.number, "serial": selection.ticket.serial, "attempt": selection.attempt},
+def _check_awaiting(draw: Draw, doing: str) -> None:
+    """R:T8 claims and re-draws belong to a draw awaiting a claim: once an
+    envelope is chosen the holder was there, and nothing is re-drawn."""
+    if draw.state == DrawState.AWAITING_CLAIM:
+        return
+    if draw.envelope_id is not None:
+        raise TransitionNotAllowed(
+            f"Cannot {doing} for draw {draw.number}: the holder of ticket {draw.winning_serial} chose "
+            f"envelope {draw.envelope.number}, so the ticket stands. Nothing is re-drawn once an envelope is "
+            "chosen or a card revealed.",
+            rule="T8",
+        )
+    raise TransitionNotAllowed(
+        f"Cannot {doing} for draw {draw.number}: it is not awaiting a claim "
+        f"(the draw is at “{draw.get_state_display().lower()}”).",
+        rule="T8",
     )
-    return selection
+
+
+@transaction.atomic
+def draw_await_claim(*, actor, draw: Draw) -> Draw:
+    """R:T8 the staff answer "no" to "is the holder here?": the draw waits for
+    the roll ticket's holder until the end of the event's claim time."""
+    event, draw = draw_machine.lock(draw)
+    step = draw_machine.check(event, draw, "await_claim")
+    if not holder_may_be_absent(draw):
+        raise RaffleError(
+            f"Draw {draw.number} does not wait for a claim: only roll tickets carry no name. Stub and electronic "
+            "tickets name their buyer, who chooses the envelope picked on the ticket.",
+            rule="T8",
+        )
+    selection = WinnerSelection.objects.select_for_update().get(pk=current_selection(draw).pk)
+    until = _claim_until(event, timezone.now())
+    selection.claim_until = until
+    selection.save(update_fields=["claim_until"])
+    return draw_machine.advance(
+        actor=actor,
+        draw=draw,
+        step=step,
+        at=until,
+        data={"serial": draw.winning_serial, "attempt": selection.attempt, "claim_until": until},
+    )
+
+
+def _required(value: str, what: str) -> str:
+    value = (value or "").strip()
+    if not value:
+        raise RaffleError(f"Type {what}.", rule="T8")
+    if len(value) > _NAME_LENGTH:
+        raise RaffleError(f"Shorten {what} to {_NAME_LENGTH} characters.", rule="T8")
+    return value
+
+
+@transaction.atomic
+def draw_claim(
+    *,
+    actor,
+    draw: Draw,
+    holder_name: str = "",
+    id_seen: str = "",
+    id_checked_by: str = "",
+    envelope_number=None,
+    expected_serial: str | None = None,
+) -> Draw:
+    """R:T8 the holder of the winning roll ticket comes forward within the
+    claim time: recorded by name with the ID seen and who checked it, they
+    choose the envelope now (T9)."""
+    event, draw = draw_machine.lock(draw)
+    _check_still_current(draw, expected_serial)
+    if event.status != EventStatus.CONCLUDED:  # the machine's own P4 refusal comes first
+        _check_awaiting(draw, "record a claim")
+    if draw.state == DrawState.AWAITING_CLAIM and claim_time_over(draw):
+        raise RaffleError(
+            f"The claim time of ticket {draw.winning_serial} ended on {_local(draw.claim_until)}: its holder can "
+            "no longer choose the envelope. Draw another ticket of this draw in its place.",
+            rule="T8",
+        )
+    step = draw_machine.check(event, draw, "claim")
+    holder = _required(holder_name, "the holder's name")
+    seen = _required(id_seen, "the identification the holder showed (for example, a driver's licence)")
+    checker = _required(id_checked_by, "the name of the person who checked it")
+    draw.envelope, how = winners_envelope(event=event, draw=draw, envelope_number=envelope_number)
+    selection = WinnerSelection.objects.select_for_update().get(pk=current_selection(draw).pk)
+    now = timezone.now()
+    selection.claimed_at, selection.holder_name, selection.id_seen, selection.id_checked_by = now, holder, seen, checker
+    selection.save(update_fields=["claimed_at", "holder_name", "id_seen", "id_checked_by"])
+    draw.winner_name = holder
+    return draw_machine.advance(
+        actor=actor,
+        draw=draw,
+        step=step,
+        at=now,
+        fields=("envelope", "winner_name"),
+        data={
+            "serial": draw.winning_serial,
+            "attempt": selection.attempt,
+            "holder": holder,
+            "id_seen": seen,
+            "id_checked_by": checker,
+            "envelope": draw.envelope.number,
+            "how": how,
+        },
+    )
 
 
 @transaction.atomic
 def draw_redraw_unclaimed(
-    *,
-    actor,
-    draw: Draw,
-    serial: str = "",
-    serial_again: str | None = None,
-    now: datetime.datetime | None = None,
-    expected_serial: str | None = None,
-) -> WinnerSelection:
-    """R:T8 roll tickets: when the winner has not claimed within the event's
-    claim period, another ticket of the same draw is drawn (from the container,
-    typed twice; or by the RNG). Every re-draw is logged; earlier winners are
-    never drawn again."""
+    *, actor, draw: Draw, serial: str = "", serial_again: str | None = None, expected_serial: str | None = None
+) -> Draw:
+    """R:T8 the claim time ran out: another ticket of the same draw is drawn
+    (roll tickets: from the container, typed twice), never one drawn before,
+    and its holder gets the same claim time from now. The unclaimed drawing
+    stays on record, superseded."""
     event, draw = draw_machine.lock(draw)
-    if draw_sales_channel(draw) != SalesChannel.PAPER_ROLL:
+    _check_still_current(draw, expected_serial)
+    if event.status != EventStatus.CONCLUDED:  # the machine's own P4 refusal comes first
+        _check_awaiting(draw, "draw another ticket")
+    if draw.state == DrawState.AWAITING_CLAIM and not claim_time_over(draw):
         raise RaffleError(
-            "Only roll-ticket winners are re-drawn; stub and electronic tickets carry the winner's name and contact.",
+            f"The holder of ticket {draw.winning_serial} has until {_local(draw.claim_until)} to claim; another "
+            "ticket is drawn only after that.",
             rule="T8",
         )
-    current = _selection(draw)
-    _check_still_current(current, expected_serial)
-    if current.claimed_at:
-        raise RaffleError(f"Ticket {current.ticket.serial} was claimed; there is nothing to re-draw.", rule="T8")
-    paid = PrizePayment.objects.filter(draw=draw, kind=PrizeKind.DRAW_PRIZE).first()
-    if paid is not None:
-        raise RaffleError(
-            f"The draw prize of draw {draw.number} was paid to {paid.payee} on "
-            f"{paid.paid_on:%Y-%m-%d}, so its winner came forward: record the claim instead.",
-            rule="T8",
-        )
-    deadline = current.selected_at + datetime.timedelta(days=event.claim_period_days)
-    now = now or timezone.now()
-    if now < deadline:
-        raise RaffleError(
-            f"The winner of draw {draw.number} has until {timezone.localtime(deadline):%Y-%m-%d %H:%M} "
-            "to claim; another ticket is drawn only after that.",
-            rule="T8",
-        )
-    previous = set(draw.winner_selections.values_list("ticket_id", flat=True))
-    if draws_by_rng(draw):
-        ticket, picks = pick_rng(draw=draw, exclude=previous)
-        method = SelectionMethod.RNG
-    else:
-        ticket, picks = paper_ticket(draw=draw, serial=serial, serial_again=serial_again), []
-        method = SelectionMethod.CONTAINER
-        if ticket.pk in previous:
-            raise RaffleError(f"Ticket {ticket.serial} was already drawn for this draw; draw another.", rule="T8")
+    step = draw_machine.check(event, draw, "redraw_unclaimed")
+    current = WinnerSelection.objects.select_for_update().get(pk=current_selection(draw).pk)
+    ticket = paper_ticket(draw=draw, serial=serial, serial_again=serial_again)  # R:D2 typed twice
+    if draw.winner_selections.filter(ticket=ticket).exists():
+        raise RaffleError(f"Ticket {ticket.serial} was already drawn for this draw; draw another.", rule="T8")
+    now = timezone.now()
     current.superseded_at = now
     current.superseded_reason = f"not claimed within {event.claim_period_days} days"
     current.save(update_fields=["superseded_at", "superseded_reason"])
-    selection = record_selection(actor=actor, draw=draw, ticket=ticket, method=method, picks=picks)
-    draw.winning_serial = ticket.serial
-    draw.winner_name = ticket.sale.purchaser_name
-    draw.save(update_fields=["winning_serial", "winner_name"])
-    audit_record(
+    until = _claim_until(event, now)
+    selection = record_selection(actor=actor, draw=draw, ticket=ticket, method=SelectionMethod.CONTAINER, picks=[])
+    selection.claim_until = until
+    selection.save(update_fields=["claim_until"])
+    draw.winning_serial, draw.winner_name, draw.ticket_drawn_at = ticket.serial, "", now
+    return draw_machine.advance(
         actor=actor,
-        action="raffle.draw.redraw",
-        obj=draw,
+        draw=draw,
+        step=step,
+        at=until,
+        fields=("winning_serial", "winner_name", "ticket_drawn_at"),
         data={
-            "draw": draw.number,
             "unclaimed": current.ticket.serial,
             "serial": ticket.serial,
             "attempt": selection.attempt,
-            "method": method,
-            "rng_picks": picks,
+            "claim_until": until,
         },
     )
-    return selection

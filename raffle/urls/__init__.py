@@ -20,7 +20,6 @@ urlpatterns = [
     path("events/<int:event_id>/", events.event_detail, name="event_detail"),
     path("events/<int:event_id>/dashboard/", dashboard.event_dashboard, name="event_dashboard"),
     path("draws/<int:draw_id>/night/", drawnight.draw_night, name="draw_night"),
-    path("draws/<int:draw_id>/night/claim/", drawnight.draw_claim, name="draw_claim"),
     path("draws/<int:draw_id>/members/", members.draw_members_in_charge, name="draw_members_in_charge"),
     path("draws/<int:draw_id>/postpone/", schedule.draw_postpone, name="draw_postpone"),
     path("draws/<int:draw_id>/supplier/", supplier.supplier_import, name="supplier_import"),

@@ -15,12 +15,12 @@ from raffle.selectors.safety import safety_warning
 UPCOMING_DEADLINES = 6  # past-due ones are always shown, then the next few
 
 
-def _deadlines(event) -> list[dict]:
+def _deadlines(event, draws) -> list[dict]:
     """What must not be missed, from the one deadline list the treasurer's
     pages and calendar feed use (`raffle.reports.deadlines`): everything past
-    due and not done, then the next few."""
+    due and not done, then the next few. `draws`: the event's draws, read once."""
     today = timezone.localdate()
-    pending = [d for d in event_deadlines(event, today=today) if not d.done]
+    pending = [d for d in event_deadlines(event, today=today, closed=draws) if not d.done]
     overdue = [d for d in pending if d.on < today and d.status(today) == "overdue"]
     upcoming = [d for d in pending if d.on >= today][:UPCOMING_DEADLINES]
     return [{"when": d.on, "what": d.what, "overdue": d in overdue, "rule": d.rule} for d in overdue + upcoming]
@@ -39,7 +39,7 @@ def event_dashboard(request, event_id: int):
             "event": event,
             **data,
             "chart": mark_safe(sales_and_jackpot_svg(points)) if points else "",  # built with escape()
-            "deadlines": _deadlines(event),
+            "deadlines": _deadlines(event, draws),
             "forecast": selectors.prize_board_forecast(event),
             "safety": safety_warning(event),
             "missing_videos": list(selectors.draws_needing_video(event).only("number", "scheduled_at")),

@@ -16,7 +16,6 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
-from django.views.decorators.http import require_POST
 
 from core import roles
 from core.errors import DomainError
@@ -24,17 +23,10 @@ from core.scope import own
 from licensing.models import SalesChannel
 from raffle import selectors, services
 from raffle.envelope_taken import opened_envelope_sentence
-from raffle.errors import RaffleError
 from raffle.models import DRAW_ORDER, DRAW_STEPS, Draw, DrawState
+from raffle.models.draw_steps import step_choices
 from raffle.services.pool import draw_place_of, draw_sales_channel
-from raffle.steps import (
-    for_draw,
-    perform_next_step,
-    perform_unclaimed_redraw,
-    step_form,
-    unclaimed_redraw_form,
-    variant,
-)
+from raffle.steps import chosen_step, for_draw, perform_next_step, step_form, variant
 from raffle.views.members import members_in_charge_panel
 
 STAFF_WHO_RUN_DRAWS = (roles.DRAW_STAFF, roles.ADMINISTRATOR)
@@ -69,6 +61,7 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
         "draw": draw,
         "event": draw.event,
         "screen": screen,
+        "next_step": step,
         "heading": heading,
         "button": button,
         "form": form,
@@ -100,10 +93,10 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
         )
     if "next_draw" in shows:
         context["next_draw"] = Draw.objects.filter(event_id=draw.event_id, number=draw.number + 1).first()
-    if "claim" in shows:
-        context["claim"] = claim = selectors.roll_winner_claim(draw)
-        if claim is not None and claim.may_redraw:
-            context["redraw_form"] = unclaimed_redraw_form(draw)
+    if "drawings" in shows or draw.claim_until:
+        context["drawings"] = selectors.draw_drawings(draw)  # R:T8 every ticket drawn for the draw
+    # R:T8 "is the holder here?": the rows the staff may take instead of the next step
+    context["choices"] = [{"step": choice, "form": step_form(draw, step=choice)} for choice in step_choices(draw)]
     return render(request, "raffle/drawnight/night.html", context, status=status)
 
 
@@ -134,7 +127,8 @@ def draw_night(request, draw_id: int):
     if expected != draw.state:  # R:D8 a stale screen never performs the step after it.
         _stale(request, draw, expected)
         return redirect(here)
-    form = step_form(draw, request.POST)
+    step = chosen_step(draw, request.POST.get("step", ""))  # R:T8 or the row chosen instead
+    form = step_form(draw, request.POST, step=step) if step is not None else None
     if form is None:
         return redirect(here)
     if not form.is_valid():
@@ -147,7 +141,7 @@ def draw_night(request, draw_id: int):
     # counts and every later one is refused; the next screen shows them.
     cleaned = form.cleaned_data
     previewed = None
-    if draw.next_step.name == "close_sales":
+    if step.name == "close_sales":
         try:
             preview = services.close_sales_figures(
                 draw, ticket_sales=cleaned.get("ticket_sales"), container_count=cleaned.get("container_count")
@@ -160,7 +154,7 @@ def draw_night(request, draw_id: int):
             return _render(request, draw, form, preview=preview)
 
     try:
-        draw, message = perform_next_step(actor=request.user, draw=draw, cleaned=cleaned)
+        draw, message = perform_next_step(actor=request.user, draw=draw, cleaned=cleaned, step=step)
     except DomainError as error:
         now = Draw.objects.only("state", "number").get(pk=draw.pk)
         if now.state != expected:  # another laptop won the race for this step
@@ -184,35 +178,3 @@ def _moved(draw: Draw, previewed: str) -> str:
         f"count, so draw {draw.number} closed at ${draw.ticket_sales:,.2f}. These are the figures fixed "
         "for the draw; any later sale was refused."
     )
-
-
-@roles.role_required(*STAFF_WHO_RUN_DRAWS)  # who first: a visitor is sent to sign in, not told 405
-@require_POST
-def draw_claim(request, draw_id: int):
-    """R:T8 after the draw, a roll-ticket winner comes forward with the ticket,
-    or, once the claim period is over, another ticket of the draw is drawn.
-    Both are buttons on the finished draw's screen; the services lock the draw
-    and refuse a claim or re-draw that someone else has just recorded."""
-    draw = own(request, selectors.draws_for_night(), pk=draw_id)
-    shown = request.POST.get("serial_shown", "")  # the ticket the screen showed (a stale screen acts on nothing)
-    try:
-        if request.POST.get("action") == "claim":
-            selection = services.winner_claim(actor=request.user, draw=draw, expected_serial=shown)
-            messages.success(
-                request,
-                f"Ticket {selection.ticket.serial}: the claim is recorded. Pay the prize "
-                "from the treasurer's Prizes page.",
-            )
-        else:
-            form = unclaimed_redraw_form(draw, request.POST)
-            if form is not None and not form.is_valid():
-                raise RaffleError(" ".join(error for errors in form.errors.values() for error in errors))
-            messages.success(
-                request,
-                perform_unclaimed_redraw(
-                    actor=request.user, draw=draw, cleaned=form.cleaned_data if form else {}, expected_serial=shown
-                ),
-            )
-    except DomainError as error:
-        messages.error(request, str(error))
-    return redirect("draw_night", draw_id=draw.pk)

@@ -210,7 +210,6 @@ class Command(BaseCommand):
                         ]
                     ),
                 )
-                services.winner_claim(actor=staff, draw=draw)
                 services.draw_choose_envelope(actor=staff, draw=draw, envelope_number=envelopes[number - 1])
                 card = non_ace_cards[number - 1]
                 services.draw_reveal_card(actor=staff, draw=draw, card=card, card_again=card)  # R:E3 typed twice

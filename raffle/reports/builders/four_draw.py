@@ -142,9 +142,10 @@ def reportable_period_ends(event: Event, draws: list[Draw] | None = None) -> tup
     return ends, ended
 
 
-def available_periods(event: Event) -> list[int]:
-    """Periods that can be reported: all four draws closed, or the licence ended inside the period."""
-    ends, _ = reportable_period_ends(event)
+def available_periods(event: Event, closed: list[Draw] | None = None) -> list[int]:
+    """Periods that can be reported: all four draws closed, or the licence ended inside the period
+    (`closed`: the closed draws, when the caller has read them)."""
+    ends, _ = reportable_period_ends(event, closed)
     return list(range(1, len(ends) + 1))
 
 

@@ -54,7 +54,7 @@ def licence_ended_on(event, *, today: datetime.date | None = None) -> datetime.d
     """R:R5 the day the licence ended: the Ace found, the cancellation (or the
     licensing authority's conclusion), the expiry; None while it runs."""
     from licensing.models import LicenceStatus
-    from licensing.terms import licence_expires_on, licence_is_expired
+    from licensing.terms import licence_expires_on
 
     licence = event.licence
     if event.is_concluded and event.concluded_at:
@@ -62,9 +62,8 @@ def licence_ended_on(event, *, today: datetime.date | None = None) -> datetime.d
     if licence.status != LicenceStatus.ACTIVE and licence.concluded_at:
         return timezone.localdate(licence.concluded_at)
     today = today or timezone.localdate()
-    if licence_is_expired(licence, today):  # R:L8 by the expiry in force, amendments included
-        return licence_expires_on(licence, today)
-    return None
+    expires_on = licence_expires_on(licence, today)  # R:L8 the expiry in force, amendments included: one read
+    return expires_on if today > expires_on else None
 
 
 def final_report_due(event, last_draw_day: datetime.date | None, *, today=None) -> datetime.date | None:
@@ -77,10 +76,11 @@ def final_report_due(event, last_draw_day: datetime.date | None, *, today=None) 
     return start + datetime.timedelta(days=FINAL_DUE_DAYS)
 
 
-def licence_end(event, *, today: datetime.date | None = None) -> str:
-    """R:R5 how the licence ended, in words; empty while it runs."""
+def licence_end(event, *, today: datetime.date | None = None, expires_on: datetime.date | None = None) -> str:
+    """R:R5 how the licence ended, in words; empty while it runs.
+    `expires_on`: the expiry in force today, when the caller has read it."""
     from licensing.models import LicenceStatus
-    from licensing.terms import licence_expires_on, licence_is_expired
+    from licensing.terms import licence_expires_on
 
     licence = event.licence
     if event.is_concluded:
@@ -90,6 +90,5 @@ def licence_end(event, *, today: datetime.date | None = None) -> str:
     if licence.status == LicenceStatus.CONCLUDED:
         return "the licence was concluded"
     today = today or timezone.localdate()
-    if licence_is_expired(licence, today):  # R:L8 by the expiry in force, amendments included
-        return f"the licence expired on {licence_expires_on(licence, today):%Y-%m-%d}"
-    return ""
+    expires_on = expires_on or licence_expires_on(licence, today)  # R:L8 by the expiry in force, amendments included
+    return f"the licence expired on {expires_on:%Y-%m-%d}" if today > expires_on else ""

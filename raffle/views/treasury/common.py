@@ -27,7 +27,7 @@ def page_context(request, event: Event, **extra) -> dict:
         "event": event,
         "licence": event.licence,
         "can_write": user_has_role(request.user, *WRITE, organisation=event.licence.organisation_id),
-        "account": trust_account_of(event),
+        "account": extra.pop("account") if "account" in extra else trust_account_of(event),
         **extra,
     }
 

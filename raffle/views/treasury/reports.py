@@ -23,12 +23,12 @@ from licensing.models import (
     ReportKind,
 )
 from raffle import selectors
-from raffle.models import Event
+from raffle.models import Draw, DrawState, Event
 from raffle.reports import builders
 from raffle.reports import render as report_render
 from raffle.reports.deadlines import deadlines_ics, event_deadlines
 from raffle.reports.ledger import ledger_csv
-from raffle.reports.reconciliation import draw_reconciliation
+from raffle.reports.reconciliation import draw_reconciliation, trust_account_of
 from raffle.views.treasury.common import READ, WRITE, csv_response, event_for, page_context
 
 
@@ -41,8 +41,11 @@ def treasury_home(request):
 def overview(request, event_id: int):
     event = event_for(request, event_id)
     today = timezone.localdate()
-    deadlines = event_deadlines(event, today=today)
-    recon = draw_reconciliation(event, today=today)
+    draws = list(Draw.objects.filter(event=event).order_by("number"))  # read once for the three lists below
+    closed = [d for d in draws if d.state == DrawState.CLOSED]
+    account = trust_account_of(event)
+    deadlines = event_deadlines(event, today=today, closed=closed)
+    recon = draw_reconciliation(event, today=today, draws=draws, account=account)
     feed = reverse("treasury_deadlines_ics", args=[event.pk])
     return render(
         request,
@@ -53,7 +56,8 @@ def overview(request, event_id: int):
             today=today,
             feed_url=request.build_absolute_uri(f"{feed}?token={deadlines_feed_token(request.user, event)}"),
             deadlines=[(d, d.status(today)) for d in deadlines],
-            periods=builders.available_periods(event),
+            account=account,
+            periods=builders.available_periods(event, closed),
             flagged=[line for line in recon if line.flags],
             summary=selectors.event_summary(event),
             issued=[
