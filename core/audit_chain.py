@@ -28,7 +28,7 @@ MIN_KEY_LENGTH = 32
 # How an audited object leads to its organisation: the first of these foreign
 # keys it has is followed, up to a few steps (a sale -> its licence -> the
 # organisation; a draw -> its event -> its licence -> the organisation).
-_PATH = ("licence", "event", "draw", "sale", "application", "account", "deposit", "prize", "member")
+OWNER_STEPS = ("licence", "event", "draw", "sale", "application", "account", "deposit", "prize", "member")
 
 
 def chain_key() -> bytes:
@@ -112,7 +112,7 @@ def chain_of(obj, organisation=None) -> int:
         if hasattr(current, "organisation_id"):
             return current.organisation_id or SYSTEM_CHAIN
         names = {f.name for f in current._meta.concrete_fields if f.many_to_one or f.one_to_one}
-        step = next((name for name in _PATH if name in names), None)
+        step = next((name for name in OWNER_STEPS if name in names), None)
         if step is None:
             return SYSTEM_CHAIN
         current = getattr(current, step)

@@ -53,3 +53,32 @@ def check_runtime_database_role(app_configs, **kwargs):
             )
         ]
     return []
+
+
+@register(Tags.security, deploy=True)
+def check_no_active_superuser(app_configs, **kwargs):
+    """Nobody runs the raffle as a superuser: a superuser passes every role
+    check, sees every organisation and may edit the role groups, sign-in logs
+    and other people's authenticators. Administrators are ordinary users with
+    the administrator role in their organisation (`manage.py add_user`)."""
+    from django.contrib.auth import get_user_model
+
+    try:
+        names = list(
+            get_user_model()
+            .objects.filter(is_superuser=True, is_active=True)
+            .order_by("username")
+            .values_list("username", flat=True)
+        )
+    except DatabaseError:
+        return []  # no database to ask (e.g. building an image): nothing to say
+    if not names:
+        return []
+    return [
+        Warning(
+            f"{len(names)} active superuser account(s): {', '.join(names)}.",
+            hint="Add administrators with `manage.py add_user USERNAME --organisation NAME --role administrator`, "
+            "then take superuser status away (or deactivate the account) in a Django shell (docs/deploy.md).",
+            id="core.W020",
+        )
+    ]

@@ -16,6 +16,7 @@ winner's name is announced publicly.
 import re
 
 from core.roles import ADMINISTRATOR, SELLER, TREASURER, user_has_role
+from core.scope import organisations_of
 
 # The roles that see purchasers' contact details in full.
 CONTACT_ROLES = (SELLER, TREASURER, ADMINISTRATOR)
@@ -24,8 +25,16 @@ MASK = "•••"
 _EMAIL = re.compile(r"^\s*([^@\s]+)@([^@\s]+)\s*$")
 
 
-def may_see_contact(user) -> bool:
-    return user_has_role(user, *CONTACT_ROLES)
+def may_see_contact(user, organisation=None) -> bool:
+    """Whether `user` sees contacts in full: in `organisation` when given, else
+    in every organisation they work for (a search by contact would otherwise
+    confirm, in one where they see it masked, what they may not read)."""
+    if organisation is not None or getattr(user, "is_superuser", False):
+        return user_has_role(user, *CONTACT_ROLES, organisation=organisation)
+    readable = organisations_of(user)
+    if not readable.exists():  # working for no organisation: the roles they hold, if any
+        return user_has_role(user, *CONTACT_ROLES)
+    return not readable.exclude(pk__in=organisations_of(user, *CONTACT_ROLES)).exists()
 
 
 def mask_email(value: str) -> str:
@@ -64,8 +73,8 @@ def mask_contact(value) -> str:
     return mask_text(value)
 
 
-def contact_for(user, value) -> str:
-    """The contact detail as `user` may see it: in full or masked."""
+def contact_for(user, value, organisation=None) -> str:
+    """The contact detail as `user` may see it (in `organisation`): in full or masked."""
     if value is None:
         return ""
-    return str(value) if may_see_contact(user) else mask_contact(value)
+    return str(value) if may_see_contact(user, organisation) else mask_contact(value)

@@ -82,23 +82,34 @@ def sync_role_groups(using: str = "default", **kwargs) -> None:
         )
 
 
-def user_roles(user) -> set[str]:
+def user_roles(user, organisation=None) -> set[str]:
+    """The roles `user` holds in `organisation` (their memberships there,
+    licensing.Membership), or, without one, in any organisation: their role
+    groups, which licensing.services.memberships keeps in step with the
+    memberships."""
     if not user.is_authenticated:
         return set()
-    return {name for name in user.groups.values_list("name", flat=True) if name in ALL_ROLES}
+    if organisation is None:
+        return {name for name in user.groups.values_list("name", flat=True) if name in ALL_ROLES}
+    rows = global_apps.get_model("licensing", "Membership").objects.filter(user=user, organisation=organisation)
+    return set(rows.values_list("role", flat=True))
 
 
-def user_has_role(user, *roles: str) -> bool:
+def user_has_role(user, *roles: str, organisation=None) -> bool:
+    """Whether `user` holds one of `roles` (in `organisation` when given).
+    A superuser passes (the deploy check core.W020 warns about any)."""
     if not user.is_authenticated:
         return False
     if user.is_superuser:
         return True
-    return user.groups.filter(name__in=roles).exists()
+    return bool(user_roles(user, organisation) & set(roles))
 
 
 def role_required(*roles: str):
     """View decorator: anonymous visitors go to the login page; signed-in users
-    without one of `roles` get 403. Superusers pass."""
+    holding none of `roles` in any organisation get 403. Which organisation's
+    records the view then reaches is the view's scoped queryset (core.scope):
+    another organisation's record is a 404. Superusers pass."""
     from functools import wraps
 
     from django.contrib.auth.views import redirect_to_login
@@ -111,6 +122,7 @@ def role_required(*roles: str):
                 return redirect_to_login(request.get_full_path())
             if not user_has_role(request.user, *roles):
                 raise PermissionDenied
+            request.acting_roles = roles  # core.scope.own: records of the organisations where they hold one
             return view(request, *args, **kwargs)
 
         wrapped.allowed_roles = roles

@@ -1,9 +1,12 @@
 from django import forms
 from django.contrib import admin
+from django.db import transaction
 from django.utils.translation import gettext
 
 from core.admin import NoDeleteMixin, ReadOnlyAdminMixin, run_service
 from core.errors import DomainError
+from core.roles import ADMINISTRATOR
+from licensing import admin_memberships  # noqa: F401  (memberships, and the Roles rows of the users page)
 from licensing.models import (
     Application,
     ApplicationDocument,
@@ -15,7 +18,13 @@ from licensing.models import (
     Organisation,
     PlannedDraw,
 )
-from licensing.services import eligibility_check, licence_cancel, licence_create, licence_record_supplier
+from licensing.services import (
+    eligibility_check,
+    licence_cancel,
+    licence_create,
+    licence_record_supplier,
+    membership_add,
+)
 from licensing.services.members import check_member_may_act
 from licensing.services.suppliers import SUPPLIER_FIELDS
 
@@ -40,6 +49,14 @@ class LicenceAdminForm(forms.ModelForm):
 class OrganisationAdmin(NoDeleteMixin, admin.ModelAdmin):
     list_display = ["name", "charity_registration_number", "city", "contact_name", "contact_phone"]
     search_fields = ["name", "charity_registration_number", "city", "contact_name"]
+
+    def save_model(self, request, obj, form, change):
+        """The administrator who records an organisation administers it (#15),
+        so it stays in their sight; others are given roles there afterwards."""
+        with transaction.atomic():
+            super().save_model(request, obj, form, change)
+            if not change and not request.user.is_superuser:
+                membership_add(actor=request.user, user=request.user, organisation=obj, role=ADMINISTRATOR)
 
 
 class BonaFideMemberAdminForm(forms.ModelForm):

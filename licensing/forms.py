@@ -53,6 +53,12 @@ class ApplicationForm(forms.Form):
     sales_channel = forms.ChoiceField(choices=SalesChannel.choices, label="Sales channel")
     prize_board = forms.CharField(max_length=20, label="Prize board ($)", help_text="e.g. 50000")
 
+    def __init__(self, *args, organisations=None, **kwargs):
+        """`organisations`: those the person applying works for (core.scope)."""
+        super().__init__(*args, **kwargs)
+        if organisations is not None:
+            self.fields["organisation"].queryset = organisations
+
 
 def parse_schedule_lines(text: str) -> list[tuple[datetime.date, str]]:
     """One draw per line: `2027-02-04, 1500` (date, maximum sales)."""

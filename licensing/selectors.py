@@ -49,9 +49,11 @@ def licence_list(today=None):
     return licences_with_terms(licences, today or timezone.localdate())
 
 
-def licence_rows(today=None) -> list[Licence]:
-    """The licence list page's rows: `licence_list` with the channel in force's label."""
-    rows = list(licence_list(today))
+def licence_rows(today=None, *, licences=None) -> list[Licence]:
+    """The licence list page's rows: `licence_list` (cut to `licences`, e.g.
+    the reader's organisations', when given) with the channel in force's label."""
+    rows = licence_list(today)
+    rows = list(rows if licences is None else rows.filter(pk__in=licences.values("pk")))
     for licence in rows:
         licence.channel_in_force_label = SalesChannel(licence.channel_in_force).label
     return rows

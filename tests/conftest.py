@@ -1,6 +1,7 @@
 import pytest
 from django.utils import translation
 
+from tests import factories
 from tests.factories import UserFactory, event_with_draw
 
 
@@ -56,3 +57,41 @@ def _flush_past_truncate_triggers():
     DatabaseOperations.execute_sql_flush = execute_sql_flush
     yield
     DatabaseOperations.execute_sql_flush = original
+
+
+@pytest.fixture(autouse=True)
+def _role_holders_work_for_every_organisation():
+    """A user given a role group while they work for no organisation works for
+    every organisation of the test, made before or after (tests/factories.py
+    EVERY_ORGANISATION): the hundreds of one-charity tests keep their shape;
+    memberships made by the services are left alone."""
+    from django.contrib.auth import get_user_model
+    from django.db.models.signals import m2m_changed, post_save
+
+    from core.roles import ALL_ROLES
+    from licensing.models import Membership, Organisation
+
+    User = get_user_model()
+
+    def on_groups_added(sender, instance, action, reverse, pk_set, **kwargs):
+        if action != "post_add" or reverse or not isinstance(instance, User):
+            return
+        if instance.pk not in factories.EVERY_ORGANISATION and Membership.objects.filter(user=instance).exists():
+            return
+        names = set(instance.groups.filter(pk__in=pk_set, name__in=ALL_ROLES).values_list("name", flat=True))
+        if names:
+            factories.works_for_every_organisation(instance, names)
+
+    def on_organisation_made(sender, instance, created, **kwargs):
+        if not created:
+            return
+        for user_pk, names in factories.EVERY_ORGANISATION.items():
+            for role in names:
+                Membership.objects.get_or_create(user_id=user_pk, organisation=instance, role=role)
+
+    m2m_changed.connect(on_groups_added, sender=User.groups.through, dispatch_uid="tests.every_organisation.groups")
+    post_save.connect(on_organisation_made, sender=Organisation, dispatch_uid="tests.every_organisation.made")
+    yield
+    m2m_changed.disconnect(sender=User.groups.through, dispatch_uid="tests.every_organisation.groups")
+    post_save.disconnect(sender=Organisation, dispatch_uid="tests.every_organisation.made")
+    factories.EVERY_ORGANISATION.clear()

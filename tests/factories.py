@@ -337,17 +337,48 @@ def _run_draw(
     return Draw.objects.get(pk=draw.pk)
 
 
-def user_with_role(role: str, **kwargs):
-    """A user holding one role as the project gives it: the group, and the
-    admin ("records") for every role but the seller."""
+# Users given a role group without an organisation (user_with_role(role), or
+# `user.groups.add(...)` in an older test) work for every organisation of the
+# test, the ones that exist and the ones made later: one charity per
+# installation, as before organisations. tests/conftest.py keeps this table
+# and empties it after each test. A test of two organisations names each
+# user's organisation (`user_with_role(role, organisation=...)`).
+EVERY_ORGANISATION: dict[int, set[str]] = {}
+
+
+def works_for_every_organisation(user, roles) -> None:
+    from licensing.models import Membership, Organisation
+
+    EVERY_ORGANISATION.setdefault(user.pk, set()).update(roles)
+    for organisation in Organisation.objects.all():
+        for role in roles:
+            Membership.objects.get_or_create(user=user, organisation=organisation, role=role)
+
+
+def give_role(user, role: str, *, organisation=None):
+    """`user` holds `role` in `organisation` (a membership, its group kept in
+    step, as `manage.py add_user` does), or in every organisation of the test."""
     from django.contrib.auth.models import Group
 
+    from licensing.models import Membership
+    from licensing.services import role_groups_sync
+
+    if organisation is None:
+        user.groups.add(Group.objects.get(name=role))  # conftest: every organisation
+        return user
+    Membership.objects.get_or_create(user=user, organisation=organisation, role=role)
+    role_groups_sync(user)
+    return user
+
+
+def user_with_role(role: str, *, organisation=None, **kwargs):
+    """A user holding one role as the project gives it: a membership of
+    `organisation` (by default: every organisation of the test), the role's
+    group, and the admin ("records") for every role but the seller."""
     from core.roles import STAFF_ROLES
 
     kwargs.setdefault("is_staff", role in STAFF_ROLES)
-    user = UserFactory(**kwargs)
-    user.groups.add(Group.objects.get(name=role))
-    return user
+    return give_role(UserFactory(**kwargs), role, organisation=organisation)
 
 
 def login_verified(client, user):

@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 
 from core import roles
 from core.pdf import pdf_text
-from tests.factories import UserFactory, event_with_closed_draws
+from tests.factories import OrganisationFactory, UserFactory, event_with_closed_draws, user_with_role
 
 
 @pytest.fixture
@@ -25,7 +25,17 @@ def test_the_command_writes_the_csv_the_page_serves(closed, client, tmp_path):  
     event, treasurer = closed
     target = tmp_path / "period-1.csv"
     call_command(
-        "export_report", "--licence", event.licence.number, "--period", "1", "--format", "csv", "--output", str(target)
+        "export_report",
+        "--licence",
+        event.licence.number,
+        "--as",
+        "treasurer",
+        "--period",
+        "1",
+        "--format",
+        "csv",
+        "--output",
+        str(target),
     )
     client.force_login(treasurer)
     page = client.get(f"/treasury/{event.pk}/reports/period/1.csv")
@@ -42,7 +52,7 @@ def test_the_command_writes_the_csv_the_page_serves(closed, client, tmp_path):  
 
 def test_the_command_writes_the_final_report_as_pdf_to_standard_output(closed, capsysbinary):  # R:R2
     event, _ = closed
-    call_command("export_report", "--licence", event.licence.number, "--final")
+    call_command("export_report", "--licence", event.licence.number, "--as", "treasurer", "--final")
     pdf = capsysbinary.readouterr().out
     assert pdf.startswith(b"%PDF")
     text = " ".join(pdf_text(pdf).split())
@@ -52,11 +62,11 @@ def test_the_command_writes_the_final_report_as_pdf_to_standard_output(closed, c
 def test_the_command_refuses_a_period_not_over_and_an_unknown_licence(closed):  # R:R1
     event, _ = closed
     with pytest.raises(CommandError, match="No draw of period 2"):
-        call_command("export_report", "--licence", event.licence.number, "--period", "2")
+        call_command("export_report", "--licence", event.licence.number, "--as", "treasurer", "--period", "2")
     with pytest.raises(CommandError, match="No event under licence"):
-        call_command("export_report", "--licence", "NOPE", "--final")
+        call_command("export_report", "--licence", "NOPE", "--as", "treasurer", "--final")
     with pytest.raises(CommandError):
-        call_command("export_report", "--licence", event.licence.number)  # --period or --final
+        call_command("export_report", "--licence", event.licence.number, "--as", "treasurer")  # --period or --final
 
 
 def test_an_issued_report_is_served_as_stored_not_rendered_again(closed, client):  # R:R2
@@ -71,3 +81,16 @@ def test_an_issued_report_is_served_as_stored_not_rendered_again(closed, client)
     assert response.content == stored and response["X-Content-SHA256"] == issued.sha256
     fresh = client.get(f"/treasury/{event.pk}/reports/final.pdf?fresh=1")
     assert fresh.content.startswith(b"%PDF") and "X-Content-SHA256" not in fresh
+
+
+def test_the_command_acts_only_for_the_organisation_of_the_person_named(closed):  # R:R1
+    """#15 a treasurer of another charity is told the licence is unknown, as if it did not exist;
+    the command will not run for nobody."""
+    event, _ = closed
+    user_with_role(roles.TREASURER, organisation=OrganisationFactory(), username="elsewhere")
+    with pytest.raises(CommandError, match="No event under licence"):
+        call_command("export_report", "--licence", event.licence.number, "--as", "elsewhere", "--final")
+    with pytest.raises(CommandError, match="No active user is named 'nobody'"):
+        call_command("export_report", "--licence", event.licence.number, "--as", "nobody", "--final")
+    with pytest.raises(CommandError, match="--as"):
+        call_command("export_report", "--licence", event.licence.number, "--final")

@@ -300,6 +300,8 @@ def test_a_permission_change_in_the_admin_names_who_made_it(client):  # R:D7
             "date_joined_1": "10:00:00",
             "initial-date_joined_0": "2026-01-01",
             "initial-date_joined_1": "10:00:00",
+            "memberships-TOTAL_FORMS": "0",
+            "memberships-INITIAL_FORMS": "0",
         },
     )
     assert response.status_code == 302, response.content.decode()[:2000]

@@ -8,11 +8,18 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
+from core import roles
 from licensing.models import LicenceStatus
 from raffle.models import Draw, DrawState, Envelope
 from raffle.reports.ledger import LEDGER_COLUMNS, ImportRefused
 from raffle.services import history_import
-from tests.factories import LicenceFactory, UserFactory, event_with_closed_draws, event_with_draw, run_draw
+from tests.factories import (
+    LicenceFactory,
+    event_with_closed_draws,
+    event_with_draw,
+    run_draw,
+    user_with_role,
+)
 
 HEADER = "draw_number,draw_date,ticket_sales,envelope,card"
 # A running raffle moves in: its licence was issued before the draws it imports (L3).
@@ -23,12 +30,12 @@ JAN_8 = timezone.make_aware(datetime.datetime(2026, 1, 8, 19, 0))
 
 @pytest.fixture
 def actor(db):
-    return UserFactory(username="treasurer")
+    return user_with_role(roles.TREASURER, username="treasurer")
 
 
 def _export(licence_number: str) -> str:
     out = io.StringIO()
-    call_command("export_ledger", "--licence", licence_number, stdout=out)
+    call_command("export_ledger", "--licence", licence_number, "--as", "treasurer", stdout=out)
     return out.getvalue()
 
 

@@ -11,7 +11,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from core import roles
 from core.models import AuditEntry
 from core.roles import page_matrix
-from tests.factories import PASSWORD, UserFactory, user_with_role
+from tests.factories import PASSWORD, OrganisationFactory, UserFactory, user_with_role
 
 
 def current_code(device: TOTPDevice) -> str:
@@ -265,43 +265,47 @@ def test_matrix_first_matching_pattern_wins():
 def test_administrator_gives_a_role_and_records_access_follows_it_in_the_audit_trail(client, settings):
     # R:D7 administrative access changes are logged; R:L14 users are never deleted.
     settings.REQUIRE_2FA_ROLES = []
-    administrator = user_with_role(roles.ADMINISTRATOR)
+    charity = OrganisationFactory()
+    administrator = user_with_role(roles.ADMINISTRATOR, organisation=charity)
     volunteer = UserFactory(username="robin")
     client.force_login(administrator)
-    auditor_group = Group.objects.get(name=roles.AUDITOR)
+    person = {
+        "username": "robin",
+        "first_name": "Robin",
+        "last_name": "",
+        "email": "",
+        "is_active": "on",
+        "date_joined_0": "2026-01-01",
+        "date_joined_1": "10:00:00",
+    }
     response = client.post(
         reverse("admin:auth_user_change", args=[volunteer.pk]),
         {
-            "username": "robin",
-            "first_name": "Robin",
-            "last_name": "",
-            "email": "",
-            "is_active": "on",
+            **person,
             "is_superuser": "on",
-            "groups": [auditor_group.pk],
-            "date_joined_0": "2026-01-01",
-            "date_joined_1": "10:00:00",
+            "memberships-TOTAL_FORMS": "1",
+            "memberships-INITIAL_FORMS": "0",
+            "memberships-0-user": volunteer.pk,
+            "memberships-0-organisation": charity.pk,
+            "memberships-0-role": roles.AUDITOR,
         },
     )
     assert response.status_code == 302, response.context["adminform"].form.errors
     volunteer.refresh_from_db()
     assert not volunteer.is_superuser  # an administrator cannot make a superuser
-    assert volunteer.is_staff and roles.user_roles(volunteer) == {roles.AUDITOR}
+    assert volunteer.is_staff and roles.user_roles(volunteer, charity) == {roles.AUDITOR}
     entry = AuditEntry.objects.get(action="core.user.roles", object_id=str(volunteer.pk))
     assert entry.data == {"before": [], "after": [roles.AUDITOR]}
     # R:E3 R:L12 R:L13 a treasurer without a bona fide member record is flagged.
-    treasurer_group = Group.objects.get(name=roles.TREASURER)
     flagged = client.post(
         reverse("admin:auth_user_change", args=[volunteer.pk]),
         {
-            "username": "robin",
-            "first_name": "Robin",
-            "last_name": "",
-            "email": "",
-            "is_active": "on",
-            "groups": [treasurer_group.pk],
-            "date_joined_0": "2026-01-01",
-            "date_joined_1": "10:00:00",
+            **person,
+            "memberships-TOTAL_FORMS": "1",
+            "memberships-INITIAL_FORMS": "0",
+            "memberships-0-user": volunteer.pk,
+            "memberships-0-organisation": charity.pk,
+            "memberships-0-role": roles.TREASURER,
         },
         follow=True,
     )

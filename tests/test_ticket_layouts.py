@@ -26,16 +26,17 @@ def seller_client(client):
     seller = UserFactory()
     seller.groups.add(Group.objects.get(name=roles.SELLER))
     client.force_login(seller)
+    client.seller = seller  # a seller prints the sales they made (#15)
     return client
 
 
-def ten_ticket_sale(actor):
-    """An electronic sale of "10 for $20" at the hall's tablet."""
+def ten_ticket_sale(actor, *, seller):
+    """An electronic sale of "10 for $20" that `seller` made at the hall's tablet."""
     licence = LicenceFactory(sales_channel=SalesChannel.ELECTRONIC)
     event = event_with_draw(actor=actor, licence=licence, price_tiers=[(1, "5.00"), (10, "20.00")])
     draw = services.draw_open_sales(actor=actor, draw=event.draws.get(number=1))
     return services.ticket_sell(
-        actor=actor,
+        actor=seller,
         draw=draw,
         tier_quantity=10,
         purchaser_name="Ann Buyer",
@@ -64,7 +65,7 @@ def serials_of(sale):
 
 
 def test_a_receipt_printer_gets_one_80_mm_ticket_per_receipt(seller_client, staff_user):  # R:T10 R:T11
-    sale = ten_ticket_sale(staff_user)
+    sale = ten_ticket_sale(staff_user, seller=seller_client.seller)
     pdf = printed(seller_client, sale, "receipt")
     assert page_sizes_mm(pdf) == [(80, 120)] * 10
     pages = [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
@@ -76,7 +77,7 @@ def test_a_receipt_printer_gets_one_80_mm_ticket_per_receipt(seller_client, staf
 
 @pytest.mark.parametrize("paper, size_mm", [("letter", (216, 279)), ("a4", (210, 297))])
 def test_a_sheet_prints_eight_tickets_a_page(seller_client, staff_user, paper, size_mm):  # R:T10 R:T11
-    sale = ten_ticket_sale(staff_user)
+    sale = ten_ticket_sale(staff_user, seller=seller_client.seller)
     pdf = printed(seller_client, sale, paper)
     assert page_sizes_mm(pdf) == [size_mm, size_mm]  # 10 tickets: a page of eight and one of two
     first_page = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
@@ -88,13 +89,13 @@ def test_a_sheet_prints_eight_tickets_a_page(seller_client, staff_user, paper, s
 
 
 def test_a_reprint_is_marked_on_every_ticket_whatever_the_paper(seller_client, staff_user):  # R:T11
-    sale = ten_ticket_sale(staff_user)
+    sale = ten_ticket_sale(staff_user, seller=seller_client.seller)
     assert "REPRINT" not in pdf_text(printed(seller_client, sale, "letter"))
     assert pdf_text(printed(seller_client, sale, "receipt")).count("REPRINT") == 10
 
 
 def test_the_print_button_offers_the_three_papers_and_refuses_another(seller_client, staff_user):
-    sale = ten_ticket_sale(staff_user)
+    sale = ten_ticket_sale(staff_user, seller=seller_client.seller)
     page = seller_client.get(reverse("sale_detail", args=[sale.pk])).content.decode()
     for value in ("letter", "a4", "receipt"):
         assert f'<option value="{value}"' in page

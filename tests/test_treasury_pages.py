@@ -175,7 +175,7 @@ def test_ledger_download_matches_the_command(client, setup):
     event, _, treasurer = setup
     client.force_login(treasurer)
     out = io.StringIO()
-    call_command("export_ledger", "--licence", event.licence.number, stdout=out)
+    call_command("export_ledger", "--licence", event.licence.number, "--as", treasurer.username, stdout=out)
     assert client.get(f"/treasury/{event.pk}/ledger.csv").content.decode() == out.getvalue()
 
 

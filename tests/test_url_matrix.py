@@ -22,8 +22,17 @@ from django.utils.http import urlsafe_base64_encode
 from core import roles
 from core.roles import ANONYMOUS, MATRIX_COLUMNS, matrix_row, page_matrix
 from licensing.models import BonaFideMember
-from raffle.models import Draw, DrawState
-from tests.factories import event_with_draw, login_verified, members_for, run_draw, user_with_role
+from raffle.models import Draw, DrawState, Sale
+from tests import factories
+from tests.factories import (
+    LicenceFactory,
+    OrganisationFactory,
+    event_with_draw,
+    login_verified,
+    members_for,
+    run_draw,
+    user_with_role,
+)
 
 
 @dataclass(frozen=True)
@@ -72,12 +81,13 @@ def _admin_model(page: Page):
 # --- a demo-like world: every object an URL can point at ---------------------
 
 
-@pytest.fixture
-def world(db):
+def _build_world(users, *, name, licence=None) -> dict:
+    """Every object an URL can point at, of one organisation's raffle, made by
+    `users` (one per role)."""
     from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+    from django_otp.plugins.otp_totp.models import TOTPDevice
 
-    users = {role: user_with_role(role, username=role.replace(" ", "")) for role in roles.ALL_ROLES}
-    event = event_with_draw(actor=users[roles.ADMINISTRATOR], name="Harbour Lions Catch the Ace")
+    event = event_with_draw(actor=users[roles.ADMINISTRATOR], name=name, licence=licence)
     destroyer, verifier = members_for(event)
     BonaFideMember.objects.filter(pk=destroyer.pk).update(user=users[roles.DRAW_STAFF])
     run_draw(
@@ -89,36 +99,44 @@ def world(db):
     )
     draw = event.draws.exclude(state=DrawState.CLOSED).order_by("number").first()
     # A treasurer's enrolled authenticator, and a failed sign-in on record.
-    login_device_user = users[roles.TREASURER]
-    from django_otp.plugins.otp_totp.models import TOTPDevice
-
-    TOTPDevice.objects.create(user=login_device_user, name="Treasurer's phone", confirmed=True)
-    AccessAttempt.objects.create(
-        username="seller",
-        ip_address="192.0.2.7",
-        failures_since_start=2,
-        user_agent="test",
-        http_accept="*/*",
-        path_info="/accounts/login/",
-    )
-    AccessLog.objects.create(
-        username="seller", ip_address="192.0.2.7", user_agent="test", http_accept="*/*", path_info="/accounts/login/"
-    )
-    AccessFailureLog.objects.create(
-        username="seller",
-        ip_address="192.0.2.7",
-        user_agent="test",
-        http_accept="*/*",
-        path_info="/accounts/login/",
-        locked_out=False,
-    )
-    return {
+    TOTPDevice.objects.create(user=users[roles.TREASURER], name="Treasurer's phone", confirmed=True)
+    seller = users[roles.SELLER].username
+    request = {"ip_address": "192.0.2.7", "user_agent": "test", "http_accept": "*/*", "path_info": "/accounts/login/"}
+    AccessAttempt.objects.create(username=seller, failures_since_start=2, **request)
+    AccessLog.objects.create(username=seller, **request)
+    AccessFailureLog.objects.create(username=seller, locked_out=False, **request)
+    world = {
         "users": users,
         "event": event,
         "draw": draw,
         "members": (destroyer, verifier),
         **_records_of_every_feature(event, users, destroyer, verifier),
     }
+    # The sale the pages open is the seller's own: a seller sees only the sales they made (#15).
+    Sale.objects.filter(pk=world["sale"].pk).update(sold_by=users[roles.SELLER])
+    return world
+
+
+@pytest.fixture
+def world(db):
+    # Made without an organisation: the people work for every organisation of this world.
+    users = {role: user_with_role(role, username=role.replace(" ", "")) for role in roles.ALL_ROLES}
+    return _build_world(users, name="Harbour Lions Catch the Ace")
+
+
+@pytest.fixture
+def other_world(world):
+    """#15 a second charity on the same installation, with its own people in
+    each role and its own raffle; the first world's people do not work for it."""
+    factories.EVERY_ORGANISATION.clear()  # the first world's people: only its organisations from here on
+    hospice = OrganisationFactory(name="Hilltop Hospice")
+    users = {
+        role: user_with_role(role, organisation=hospice, username=f"hospice-{role.replace(' ', '')}")
+        for role in roles.ALL_ROLES
+    }
+    for role, user in users.items():  # and every organisation the hospice's raffle makes
+        factories.EVERY_ORGANISATION[user.pk] = {role}
+    return _build_world(users, name="Hilltop Hospice Catch the Ace", licence=LicenceFactory(organisation=hospice))
 
 
 def _records_of_every_feature(event, users, destroyer, verifier) -> dict:
@@ -274,12 +292,55 @@ def _records_of_every_feature(event, users, destroyer, verifier) -> dict:
     }
 
 
+def _records_of_the_world(model, world):
+    """The rows of `model` that belong to this world's organisations (core.scope)."""
+    from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+    from django.contrib.auth import get_user_model
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    from core.models import AuditEntry
+    from core.scope import organisation_path, scoped, trail_of
+
+    users = world["users"]
+    rows = model._default_manager.order_by("pk")
+    if model is get_user_model():
+        return rows.filter(pk=users[roles.SELLER].pk)
+    if model is AuditEntry:  # an entry of the world's own organisation's chain (system entries may be shared)
+        return trail_of(users[roles.AUDITOR]).filter(chain=world["event"].licence.organisation_id).order_by("pk")
+    if model is TOTPDevice:
+        return rows.filter(user=users[roles.TREASURER])
+    if model in (AccessAttempt, AccessLog, AccessFailureLog):
+        return rows.filter(username=users[roles.SELLER].username)
+    try:
+        organisation_path(model)
+    except LookupError:
+        return rows  # not any organisation's (role groups, permissions)
+    return scoped(rows, users[roles.AUDITOR])
+
+
+def belongs_to_an_organisation(model) -> bool:
+    from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+    from django.contrib.auth import get_user_model
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    from core.models import AuditEntry
+    from core.scope import organisation_path
+
+    if model in (get_user_model(), AuditEntry, TOTPDevice, AccessAttempt, AccessLog, AccessFailureLog):
+        return True
+    try:
+        organisation_path(model)
+    except LookupError:
+        return False
+    return True
+
+
 def _object_pk(page: Page, world) -> str:
     if "content_type_id" in page.kwargs:  # view_on_site: the draw, with Draw's content type
         return str(world["draw"].pk)
     model = _admin_model(page)
     assert model is not None, f"{page.key}: cannot tell which model's object to use"
-    obj = model._default_manager.order_by("pk").first()
+    obj = _records_of_the_world(model, world).first()
     assert obj is not None, f"{page.key}: the test world has no {model._meta.verbose_name}"
     return str(obj.pk)
 
@@ -394,19 +455,89 @@ def test_role_required_views_declare_what_the_matrix_says():
     # `checked` may be 0 on a branch without staff pages; the behaviour test still covers them.
 
 
+# Record pages: their URL names one record (a draw, a sale, an admin row...).
+RECORD_KWARGS = {
+    "event_id",
+    "draw_id",
+    "sale_id",
+    "video_id",
+    "application_id",
+    "organisation_id",
+    "licence_id",
+    "deposit_id",
+    "prize_id",
+    "report_id",
+    "object_id",
+    "id",
+}
+
+
+def points_at_a_record_of_an_organisation(page: Page) -> bool:
+    if not set(page.kwargs) & RECORD_KWARGS:
+        return False
+    if not page.key.startswith("admin"):
+        return True
+    if not page.key.startswith("admin:"):  # the admin's old links redirect to the record, whoever asks
+        return False
+    model = _admin_model(page)
+    return model is not None and belongs_to_an_organisation(model)
+
+
+def across_organisations(page: Page, visitor: str) -> set[str]:
+    """What a person of another organisation gets on this page of the first's
+    records (#15): a record page they could open at home is a 404, never a 403
+    that confirms the record exists; one their role may not open stays refused
+    (403, or the 404 of a record they cannot see at all); public pages and
+    pages without a record are as the matrix says."""
+    expected = MATRIX[matrix_row(MATRIX, page.key)][visitor]
+    if visitor == ANONYMOUS or not points_at_a_record_of_an_organisation(page):
+        return {expected}
+    if MATRIX[matrix_row(MATRIX, page.key)][ANONYMOUS] == roles.ALLOWED:  # public: the same for everyone
+        return {expected}
+    if expected == roles.ALLOWED:
+        return {roles.NOT_FOUND}
+    if expected == roles.FORBIDDEN:
+        return {roles.FORBIDDEN, roles.NOT_FOUND}
+    return {expected}
+
+
 @pytest.mark.django_db
-def test_every_url_as_every_role_gives_what_the_matrix_says(client, world, two_factor_on):
+def test_every_url_as_every_role_of_each_of_two_organisations_both_ways(client, world, other_world, two_factor_on):
+    """#15 every URL, as every role of each organisation and anonymously: on
+    their own organisation's records as the matrix says, on the other's a 404
+    wherever the matrix would open the record."""
     wrong = []
-    for visitor in MATRIX_COLUMNS:
-        sign_in(client, visitor, world)
-        for page in PAGES:
-            expected = MATRIX[matrix_row(MATRIX, page.key)][visitor]
-            got = outcome(client.get(url_for(page, world)))
-            if got != expected:
-                wrong.append(f"{page.key} as {visitor}: expected {expected}, got {got}")
-            if page.key in ("logout", "admin:logout"):
-                sign_in(client, visitor, world)
+    for mine, theirs, who in ((world, other_world, "lions"), (other_world, world, "hospice")):
+        for visitor in MATRIX_COLUMNS:
+            sign_in(client, visitor, mine)
+            for page in PAGES:
+                expected = MATRIX[matrix_row(MATRIX, page.key)][visitor]
+                got = outcome(client.get(url_for(page, mine)))
+                if got != expected:
+                    wrong.append(f"{page.key} as {who} {visitor} on their own: expected {expected}, got {got}")
+                got = outcome(client.get(url_for(page, theirs)))
+                if got not in across_organisations(page, visitor):
+                    wrong.append(
+                        f"{page.key} as {who} {visitor} on the other's: expected "
+                        f"{' or '.join(sorted(across_organisations(page, visitor)))}, got {got}"
+                    )
+                if page.key in ("logout", "admin:logout"):
+                    sign_in(client, visitor, mine)
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_two_organisations_test_sees_record_pages_of_each_kind():
+    """The two-organisation test checks 404s on the pages that matter (a test
+    that found no record page would pass for nothing)."""
+    keys = {p.key for p in PAGES if points_at_a_record_of_an_organisation(p)}
+    assert {
+        "event_dashboard",
+        "sale_detail",
+        "draw_night",
+        "admin:raffle_draw_change",
+        "admin:auth_user_change",
+    } <= keys
+    assert not keys & {"home", "admin:auth_group_change", "admin:index"}
 
 
 @pytest.mark.django_db

@@ -37,7 +37,7 @@ from licensing.models.licence import (  # noqa: F401
     LicenceStatus,
     SalesChannel,
 )
-from licensing.models.organisation import BonaFideMember, Organisation  # noqa: F401
+from licensing.models.organisation import BonaFideMember, Membership, Organisation  # noqa: F401
 from licensing.models.report_return import ReportReturn  # noqa: F401
 from licensing.models.safety_plan import SafetyPlan, SafetyThreshold  # noqa: F401
 from licensing.models.treasury import (  # noqa: F401

@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from core.roles import ALL_ROLES
+
 
 class Organisation(models.Model):
     name = models.CharField(max_length=200, unique=True)
@@ -60,3 +62,27 @@ class BonaFideMember(models.Model):
         if born is None:
             return None
         return day.year - born.year - ((day.month, day.day) < (born.month, born.day))
+
+
+class Membership(models.Model):
+    """A person works for an organisation in one of the five roles
+    (core.roles). One row per role: in a small charity the treasurer may also
+    be its administrator, so (user, organisation, role) is unique rather than
+    (user, organisation). What someone may do, and where, comes from these rows;
+    the role's Django group only carries the model permissions the records
+    (admin) need, and is kept in step by `licensing.services.memberships`."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="memberships")
+    organisation = models.ForeignKey(Organisation, on_delete=models.PROTECT, related_name="memberships")
+    role = models.CharField(max_length=20, choices=[(role, role) for role in ALL_ROLES])
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["organisation", "user", "role"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "organisation", "role"], name="membership_role_once"),
+            models.CheckConstraint(condition=models.Q(role__in=ALL_ROLES), name="membership_role_known"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.role}, {self.organisation}"

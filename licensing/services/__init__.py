@@ -42,6 +42,7 @@ from licensing.services.members import (  # noqa: F401
     check_member_may_act,
     member_set_in_charge,
 )
+from licensing.services.memberships import membership_add, membership_remove, role_groups_sync  # noqa: F401
 from licensing.services.safety_plans import (  # noqa: F401
     application_attach_safety_plan,
     safety_plan_create,

@@ -8,6 +8,7 @@ from django.utils import timezone
 from core.errors import DomainError
 from core.pdf import pdf_response
 from core.roles import ADMINISTRATOR, AUDITOR, TREASURER, role_required, user_has_role
+from core.scope import organisations_of, own, scoped
 from licensing import selectors, services
 from licensing.forms import (
     AmendmentForm,
@@ -42,17 +43,17 @@ def application_list(request):
         request,
         "licensing/application_list.html",
         {
-            "applications": selectors.application_list(),
-            "organisations": Organisation.objects.select_related("eligibility").order_by("name"),
-            "licences": selectors.licence_rows(),
-            "form": ApplicationForm(),
+            "applications": scoped(selectors.application_list(), request.user, *READERS),
+            "organisations": organisations_of(request.user, *READERS).select_related("eligibility").order_by("name"),
+            "licences": selectors.licence_rows(licences=scoped(Licence.objects.all(), request.user, *READERS)),
+            "form": ApplicationForm(organisations=organisations_of(request.user, *WRITERS)),
         },
     )
 
 
 @role_required(*WRITERS)
 def application_new(request):
-    form = ApplicationForm(request.POST or None)
+    form = ApplicationForm(request.POST or None, organisations=organisations_of(request.user, *WRITERS))
     if request.method == "POST" and form.is_valid():
         try:
             application = services.application_create(actor=request.user, **form.cleaned_data)
@@ -66,14 +67,14 @@ def application_new(request):
 
 @role_required(*READERS)
 def application_detail(request, application_id: int):
-    application = get_object_or_404(selectors.application_list(), pk=application_id)
+    application = own(request, selectors.application_list(), pk=application_id)
     schedule_form = ScheduleForm(
         initial={"lines": "\n".join(f"{p.draw_on:%Y-%m-%d}, {p.max_sales}" for p in application.planned_draws.all())}
     )
     document_form = DocumentForm(application=application)
     signer_form = SignerForm()
     if request.method == "POST":
-        if not user_has_role(request.user, *WRITERS):
+        if not user_has_role(request.user, *WRITERS, organisation=application.organisation_id):
             raise PermissionDenied
         action = request.POST.get("action")
         if action == "schedule":
@@ -144,13 +145,13 @@ def application_detail(request, application_id: int):
 
 @role_required(*READERS)
 def application_pdf(request, application_id: int):
-    application = get_object_or_404(selectors.application_list(), pk=application_id)
+    application = own(request, selectors.application_list(), pk=application_id)
     return pdf_response(application_package_pdf(application), f"application-{application.pk}-package.pdf")
 
 
 @role_required(*WRITERS)
 def eligibility_edit(request, organisation_id: int):
-    organisation = get_object_or_404(Organisation, pk=organisation_id)
+    organisation = own(request, Organisation, pk=organisation_id)
     current = Eligibility.objects.filter(organisation=organisation).first()
     initial = {f: getattr(current, f) for f in EligibilityForm.base_fields} if current else {}
     form = EligibilityForm(request.POST or None, initial=initial)
@@ -177,7 +178,7 @@ def eligibility_edit(request, organisation_id: int):
 
 @role_required(*WRITERS)
 def licence_amend(request, licence_id: int):
-    licence = get_object_or_404(selectors.licence_list(), pk=licence_id)
+    licence = own(request, selectors.licence_list(), pk=licence_id)
     form = AmendmentForm(request.POST or None, request.FILES or None)
     approval = ApprovalForm(request.POST or None, prefix="approve")
     if request.method == "POST" and request.POST.get("action") == "approve":

@@ -1,10 +1,11 @@
 """The guided safety and security plan (L4)."""
 
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 
 from core.errors import DomainError
 from core.roles import ADMINISTRATOR, TREASURER, role_required
+from core.scope import own
 from licensing import services
 from licensing.forms_safety import SafetyPlanForm, ThresholdFormSet
 from licensing.models import Organisation, SafetyPlan
@@ -12,7 +13,7 @@ from licensing.models import Organisation, SafetyPlan
 
 @role_required(ADMINISTRATOR, TREASURER)
 def safety_plan_edit(request, organisation_id: int):
-    organisation = get_object_or_404(Organisation, pk=organisation_id)
+    organisation = own(request, Organisation, pk=organisation_id)
     current = SafetyPlan.objects.filter(organisation=organisation).prefetch_related("thresholds").first()
     initial = {"venue": current.venue, "landlord_consent": current.landlord_consent} if current else {}
     form = SafetyPlanForm(request.POST or None, initial=initial)

@@ -5,8 +5,10 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from core import roles
 from core.admin import ReadOnlyAdminMixin
 from core.errors import DomainError
+from core.scope import scoped
 from raffle import services
 from raffle.models import CardDestruction, Draw
 from raffle.models.draw_steps import step_choices
@@ -50,12 +52,16 @@ class DrawAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         """The draw's next step as a form; the service decides whether it is allowed."""
         if not request.user.has_perm("raffle.view_draw") or not request.user.is_staff:
             raise PermissionDenied
-        draw = get_object_or_404(Draw.objects.select_related("event__licence", "envelope"), pk=draw_id)
+        draw = get_object_or_404(
+            self.get_queryset(request).select_related("event__licence", "envelope"), pk=draw_id
+        )  # the reader's organisations only (#15): another's draw is a 404
         # R:T8 the step chosen instead of the next one ("the holder is not here"), named in the address
         step = chosen_step(draw, request.GET.get("step", ""))
         form = step_form(draw, request.POST if request.method == "POST" else None, step=step) if step else None
         if request.method == "POST" and form is not None:
-            if not request.user.has_perm("raffle.change_draw"):
+            if not request.user.has_perm("raffle.change_draw") or not roles.user_has_role(
+                request.user, roles.DRAW_STAFF, organisation=draw.event.licence.organisation_id
+            ):
                 raise PermissionDenied
             if form.is_valid():
                 try:
@@ -79,7 +85,7 @@ class DrawAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         return TemplateResponse(request, "admin/raffle/draw/step.html", context)
 
     def _run_on_each(self, request, queryset, service, verb):
-        for draw in queryset:
+        for draw in scoped(queryset, request.user, roles.DRAW_STAFF):  # draw staff of that organisation
             try:
                 service(actor=request.user, draw=draw)
             except DomainError as error:

@@ -110,7 +110,7 @@ class SaleAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         if not hasattr(request, "_sale_admin_fields"):
 
             def purchaser_contact(obj):
-                return contact_for(request.user, obj.purchaser_contact)
+                return contact_for(request.user, obj.purchaser_contact, obj.licence.organisation_id)
 
             purchaser_contact.short_description = "purchaser contact"
             request._sale_admin_fields = [

@@ -3,11 +3,12 @@ records. Every write goes through the treasurer's pages and their services."""
 
 from django.contrib import admin
 
+from core.admin import ScopedAdminMixin
 from licensing.models import ApprovedUse, Deposit, DonatedPrize, Expense, IssuedReport, TrustAccount
 from raffle.models import ContactAttempt, DepositCoverage, PrizePayment, UnclaimedPrize
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(ScopedAdminMixin, admin.ModelAdmin):
     def has_add_permission(self, request, obj=None):
         return False
 

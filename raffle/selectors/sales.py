@@ -31,8 +31,14 @@ def draw_sales_summary(draw: Draw) -> dict:
     }
 
 
-def recent_sales(draw: Draw, limit: int = 20):
-    return Sale.objects.filter(draw=draw).select_related("tier").order_by("-sold_at", "-id")[:limit]
+def recent_sales(draw: Draw, limit: int = 20, sales=None):
+    """The draw's latest sales, among `sales` (those the reader may open) when given."""
+    return (
+        (Sale.objects if sales is None else sales)
+        .filter(draw=draw)
+        .select_related("tier")
+        .order_by("-sold_at", "-id")[:limit]
+    )
 
 
 def sealed_envelope_numbers(draw: Draw) -> list[int]:

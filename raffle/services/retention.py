@@ -53,11 +53,13 @@ def check_before(before: datetime.date, *, today: datetime.date | None = None) -
         )
 
 
-def personal_data_to_purge(*, before: datetime.date, today: datetime.date | None = None) -> list[Purged]:
-    """What `sales_purge_personal_data` would blank, by organisation (nothing is changed)."""
+def personal_data_to_purge(*, before: datetime.date, organisations, today: datetime.date | None = None) -> list[Purged]:
+    """What `sales_purge_personal_data` would blank in `organisations` (a
+    queryset or ids), by organisation (nothing is changed)."""
     check_before(before, today=today)
     rows = (
         _with_personal_data(before)
+        .filter(licence__organisation__in=organisations)
         .values("licence__organisation_id", "licence__organisation__name")
         .annotate(sales=Count("id"))
         .order_by("licence__organisation__name")
@@ -66,14 +68,19 @@ def personal_data_to_purge(*, before: datetime.date, today: datetime.date | None
 
 
 @transaction.atomic
-def sales_purge_personal_data(*, actor, before: datetime.date, today: datetime.date | None = None) -> list[Purged]:
-    """R:L14 blank the purchasers' details of the sales made before `before`
-    (refused unless that date is outside the retention period)."""
+def sales_purge_personal_data(
+    *, actor, before: datetime.date, organisations, today: datetime.date | None = None
+) -> list[Purged]:
+    """R:L14 blank the purchasers' details of the sales of `organisations`
+    made before `before` (refused unless that date is outside the retention
+    period); one audit entry per organisation, in its own chain."""
     check_before(before, today=today)
     purged = []
-    for found in personal_data_to_purge(before=before, today=today):
-        sales = _with_personal_data(before).filter(licence__organisation_id=found.organisation_id)
-        count = sales.update(**dict.fromkeys(PERSONAL_FIELDS, ""))
+    for found in personal_data_to_purge(before=before, organisations=organisations, today=today):
+        sales = _with_personal_data(before).filter(licence__organisation_id=found.organisation_id).select_for_update()
+        count = Sale.objects.filter(pk__in=list(sales.values_list("pk", flat=True))).update(
+            **dict.fromkeys(PERSONAL_FIELDS, "")
+        )
         purged.append(Purged(found.organisation_id, found.organisation, count))
         audit_record(
             actor=actor,

@@ -18,9 +18,8 @@ from core import roles
 from core.audit import SYSTEM_CHAIN, chain_head, verify_incremental
 from core.csvsafe import csv_text
 from core.errors import DomainError
-from core.models import AuditEntry
 from core.pdf import pdf_response, render_pdf
-from licensing.models import Organisation
+from core.scope import organisations_of, own, scoped, trail_of
 from raffle import selectors, services
 from raffle.forms.audit import RegistrarNotificationForm, VideoForm
 from raffle.models import COMMITMENT_DOMAIN, DeckKind, Draw, DrawVideo, Event
@@ -31,8 +30,8 @@ VIDEO_KEEPERS = (roles.DRAW_STAFF, roles.ADMINISTRATOR)
 REGISTRAR_KEEPERS = (roles.DRAW_STAFF, roles.TREASURER, roles.ADMINISTRATOR)
 
 
-def _event(event_id: int) -> Event:
-    return get_object_or_404(selectors.event_list(), pk=event_id)
+def _event(request, event_id: int) -> Event:
+    return own(request, selectors.event_list(), pk=event_id)
 
 
 TRAIL_HEADER = [
@@ -58,7 +57,7 @@ def audit_trail(request):
     each chain is checked from its last verified entry, so the page's cost does
     not grow with the trail (`verify_audit` checks from the first entry)."""
     report = verify_incremental()
-    entries = AuditEntry.objects.order_by("-id")
+    entries = trail_of(request.user, *TRAIL_READERS).order_by("-id")
     action = request.GET.get("action", "").strip()
     if action:
         entries = entries.filter(action__startswith=action)
@@ -94,15 +93,15 @@ def audit_trail(request):
             "report": report,
             "page": page,
             "action": action,
-            "events": selectors.event_list(),
-            "heads": _chain_heads(),
+            "events": scoped(selectors.event_list(), request.user),
+            "heads": _chain_heads(organisations_of(request.user, *TRAIL_READERS)),
         },
     )
 
 
-def _chain_heads() -> list[tuple[str, object]]:
+def _chain_heads(organisations) -> list[tuple[str, object]]:
     """Each chain's anchor (newest entry and hash), for the auditor to note."""
-    heads = [(str(org), chain_head(org.pk)) for org in Organisation.objects.order_by("name")]
+    heads = [(str(org), chain_head(org.pk)) for org in organisations.order_by("name")]
     heads.append((_("System (sign-ins, users, no organisation)"), chain_head(SYSTEM_CHAIN)))
     return [(name, head) for name, head in heads if head is not None]
 
@@ -148,7 +147,7 @@ DESTRUCTION_HEADER = [
 @roles.role_required(*READERS)
 def destruction_log(request, event_id: int):
     """R:E3 the destruction/deletion log; ?format=pdf or ?format=csv to export."""
-    event = _event(event_id)
+    event = _event(request, event_id)
     log = list(selectors.destruction_log(event))
     fmt = request.GET.get("format")
     stamp = timezone.localtime().strftime("%Y-%m-%d %H:%M %Z")
@@ -175,8 +174,8 @@ def destruction_log(request, event_id: int):
 @roles.role_required(*READERS)
 def video_register(request, event_id: int):
     """R:D4 the recordings of paper draws; draws with none are flagged."""
-    event = _event(event_id)
-    can_write = roles.user_has_role(request.user, *VIDEO_KEEPERS)
+    event = _event(request, event_id)
+    can_write = roles.user_has_role(request.user, *VIDEO_KEEPERS, organisation=event.licence.organisation_id)
     draws = Draw.objects.filter(event=event, card_revealed_at__isnull=False).order_by("number")
     form = None
     if event.deck_kind == DeckKind.PAPER:
@@ -206,7 +205,7 @@ def video_register(request, event_id: int):
 @roles.role_required(*READERS)
 def video_file(request, event_id: int, video_id: int):
     """R:D4 the recording kept by the application, for the auditor to view."""
-    video = get_object_or_404(DrawVideo, pk=video_id, draw__event_id=event_id)
+    video = own(request, DrawVideo, pk=video_id, draw__event_id=event_id)
     if not video.file:
         raise Http404("This recording is kept outside the application; see its location.")
     return FileResponse(video.file.open("rb"), as_attachment=True, filename=video.file.name.rsplit("/", 1)[-1])
@@ -215,8 +214,8 @@ def video_file(request, event_id: int, video_id: int):
 @roles.role_required(*READERS)
 def registrar_register(request, event_id: int):
     """R:D6 issues notified to the Registrar."""
-    event = _event(event_id)
-    can_write = roles.user_has_role(request.user, *REGISTRAR_KEEPERS)
+    event = _event(request, event_id)
+    can_write = roles.user_has_role(request.user, *REGISTRAR_KEEPERS, organisation=event.licence.organisation_id)
     form = RegistrarNotificationForm(request.POST or None)
     if request.method == "POST":
         if not can_write:

@@ -1,11 +1,12 @@
 """The event dashboard for staff: where the raffle stands, what is due next,
 and sales and jackpot draw by draw as a server-drawn SVG chart."""
 
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
 from core import roles
+from core.scope import own
 from raffle import selectors
 from raffle.charts import ChartPoint, sales_and_jackpot_svg
 from raffle.reports.deadlines import event_deadlines
@@ -27,7 +28,7 @@ def _deadlines(event, draws) -> list[dict]:
 
 @roles.role_required(roles.DRAW_STAFF, roles.TREASURER, roles.AUDITOR, roles.ADMINISTRATOR)
 def event_dashboard(request, event_id: int):
-    event = get_object_or_404(selectors.event_list(), pk=event_id)
+    event = own(request, selectors.event_list(), pk=event_id)
     data = selectors.event_dashboard(event)
     draws = data["draws"]
     points = [ChartPoint(d.number, d.ticket_sales, d.jackpot_after) for d in draws if d.ticket_sales is not None]
@@ -42,6 +43,8 @@ def event_dashboard(request, event_id: int):
             "forecast": selectors.prize_board_forecast(event),
             "safety": safety_warning(event),
             "missing_videos": list(selectors.draws_needing_video(event).only("number", "scheduled_at")),
-            "can_run_draws": roles.user_has_role(request.user, roles.DRAW_STAFF, roles.ADMINISTRATOR),
+            "can_run_draws": roles.user_has_role(
+                request.user, roles.DRAW_STAFF, roles.ADMINISTRATOR, organisation=event.licence.organisation_id
+            ),
         },
     )

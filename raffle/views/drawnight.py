@@ -13,12 +13,13 @@ simultaneous POSTs of the same step give one success.
 from decimal import Decimal, InvalidOperation
 
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
 
 from core import roles
 from core.errors import DomainError
+from core.scope import own
 from licensing.models import SalesChannel
 from raffle import selectors, services
 from raffle.envelope_taken import opened_envelope_sentence
@@ -120,7 +121,7 @@ def _stale(request, draw: Draw, expected: str) -> None:
 
 @roles.role_required(*STAFF_WHO_RUN_DRAWS)
 def draw_night(request, draw_id: int):
-    draw = get_object_or_404(selectors.draws_for_night(), pk=draw_id)
+    draw = own(request, selectors.draws_for_night(), pk=draw_id)
     if request.method != "POST":
         return _render(request, draw, step_form(draw))
 

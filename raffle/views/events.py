@@ -1,8 +1,9 @@
 """Pages. Views parse input, call one service or selector, and render."""
 
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 
+from core.scope import own
 from raffle import selectors
 
 
@@ -12,7 +13,7 @@ def home(request):
 
 @login_required
 def event_detail(request, event_id: int):
-    event = get_object_or_404(selectors.event_list(), pk=event_id)
+    event = own(request, selectors.event_list(), pk=event_id)
     return render(
         request,
         "raffle/event_detail.html",

@@ -2,12 +2,13 @@
 wizard before its sales close (`/draws/<id>/members/`, POST only)."""
 
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core import roles
 from core.errors import DomainError
+from core.scope import own
 from licensing.services import adults_in_charge
 from raffle import selectors, services
 from raffle.forms import MembersInChargeForm
@@ -38,7 +39,7 @@ def members_in_charge_panel(draw: Draw) -> dict:
 @roles.role_required(roles.DRAW_STAFF, roles.ADMINISTRATOR)
 @require_POST
 def draw_members_in_charge(request, draw_id: int):
-    draw = get_object_or_404(selectors.draws_for_night(), pk=draw_id)
+    draw = own(request, selectors.draws_for_night(), pk=draw_id)
     form = members_in_charge_form(draw, request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose two members in charge from the lists."))

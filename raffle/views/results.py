@@ -6,12 +6,13 @@ holder learns to come forward. No sign-in; a flood of look-ups is refused."""
 from django.conf import settings
 from django.contrib import messages
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from core import ratelimit, roles
 from core.errors import DomainError
+from core.scope import own
 from raffle.forms.results import TicketCheckForm, WinnerConsentForm
 from raffle.models import Draw, WinnerNameConsent
 from raffle.selectors.results import public_results as select_public_results
@@ -52,7 +53,11 @@ def public_results(request, event_id: int):
             "check": check,
             "error": error,
             "can_record_consent": roles.user_has_role(
-                request.user, roles.DRAW_STAFF, roles.TREASURER, roles.ADMINISTRATOR
+                request.user,
+                roles.DRAW_STAFF,
+                roles.TREASURER,
+                roles.ADMINISTRATOR,
+                organisation=results["event"].licence.organisation_id,
             ),
         },
         status=status,
@@ -61,7 +66,7 @@ def public_results(request, event_id: int):
 
 @roles.role_required(roles.DRAW_STAFF, roles.TREASURER, roles.ADMINISTRATOR)
 def winner_consent(request, draw_id: int):
-    draw = get_object_or_404(Draw.objects.select_related("event"), pk=draw_id)
+    draw = own(request, Draw.objects.select_related("event"), pk=draw_id)
     current = WinnerNameConsent.objects.filter(draw=draw).first()
     initial = {}
     if current is not None:

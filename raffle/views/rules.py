@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from core.errors import DomainError
 from core.pdf import html_to_pdf, pdf_response
 from core.roles import ADMINISTRATOR, AUDITOR, DRAW_STAFF, TREASURER, role_required, user_has_role
+from core.scope import own
 from raffle import selectors, services
 from raffle.forms import MustGoForm, RulesApprovalForm, RulesSettingsForm
 from raffle.rules_of_play import rules_of_play as build_rules
@@ -70,7 +71,7 @@ def rules_pdf_stored(event, version: str, html: str) -> bytes:
 def exit_strategy(request, event_id: int):
     """The Rules of Play settings, the prize board forecast (L3) and the
     must-go final draw (P7) of one event."""
-    event = get_object_or_404(selectors.event_list(), pk=event_id)
+    event = own(request, selectors.event_list(), pk=event_id)
     current = selectors.current_draw(event)
     initial = {name: getattr(event, name) for name in RulesSettingsForm.base_fields}
     settings_form = RulesSettingsForm(initial=initial)
@@ -81,7 +82,9 @@ def exit_strategy(request, event_id: int):
         action = request.POST.get("action")
         try:
             if action == "rules":
-                if not user_has_role(request.user, ADMINISTRATOR, TREASURER):
+                if not user_has_role(
+                    request.user, ADMINISTRATOR, TREASURER, organisation=event.licence.organisation_id
+                ):
                     raise PermissionDenied
                 settings_form = RulesSettingsForm(request.POST)
                 if settings_form.is_valid():
@@ -89,7 +92,9 @@ def exit_strategy(request, event_id: int):
                     messages.success(request, "Rules of Play updated.")
                     return redirect("exit_strategy", event.pk)
             elif action == "approval":
-                if not user_has_role(request.user, ADMINISTRATOR, TREASURER):
+                if not user_has_role(
+                    request.user, ADMINISTRATOR, TREASURER, organisation=event.licence.organisation_id
+                ):
                     raise PermissionDenied
                 approval_form = RulesApprovalForm(request.POST)
                 if approval_form.is_valid():
@@ -97,7 +102,9 @@ def exit_strategy(request, event_id: int):
                     messages.success(request, "The approval of the Rules of Play is recorded.")
                     return redirect("exit_strategy", event.pk)
             elif action == "must_go" and current is not None:
-                if not user_has_role(request.user, ADMINISTRATOR, TREASURER, DRAW_STAFF):
+                if not user_has_role(
+                    request.user, ADMINISTRATOR, TREASURER, DRAW_STAFF, organisation=event.licence.organisation_id
+                ):
                     raise PermissionDenied
                 must_go_form = MustGoForm(request.POST)
                 if must_go_form.is_valid():

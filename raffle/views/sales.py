@@ -2,6 +2,7 @@
 them as PDF (REPRINT after the first print), void a sale with a reason."""
 
 from django.contrib import messages
+from django.db.models import Q
 from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -11,6 +12,8 @@ from core import once, roles
 from core.csvsafe import safe_cell
 from core.errors import DomainError
 from core.pdf import pdf_response, render_pdf
+from core.privacy import contact_for
+from core.scope import organisations_of, own, scoped
 from licensing.models import SalesChannel
 from raffle import services
 from raffle.forms.sales import IssueRollForm, LostRollForm, ReturnRollForm, SaleForm, VoidForm
@@ -30,8 +33,20 @@ TICKET_LAYOUTS = {
 }
 
 
-def _sales_draw(draw_id: int) -> Draw:
-    return get_object_or_404(Draw.objects.select_related("event__licence"), pk=draw_id)
+def _sales_of(request):
+    """The sales this person may open and print (#15): every sale of the
+    organisations where they supervise (draw staff, administrator), and in
+    those where they only sell, the sales they made themselves."""
+    user = request.user
+    supervised = organisations_of(user, *VOID_ROLES)
+    sales = Sale.objects.select_related("draw__event__licence__organisation", "tier", "sold_by")
+    return scoped(sales, user, *SALES_ROLES).filter(
+        Q(draw__event__licence__organisation__in=supervised) | Q(sold_by=user)
+    )
+
+
+def _sales_draw(request, draw_id: int) -> Draw:
+    return own(request, Draw.objects.select_related("event__licence"), pk=draw_id)
 
 
 def _rolls_page(request, draw: Draw):
@@ -52,7 +67,9 @@ def _rolls_page(request, draw: Draw):
         except DomainError as error:
             messages.error(request, str(error))
             return redirect(here)
-        if not roles.user_has_role(request.user, roles.DRAW_STAFF, roles.ADMINISTRATOR):
+        if not roles.user_has_role(
+            request.user, roles.DRAW_STAFF, roles.ADMINISTRATOR, organisation=draw.event.licence.organisation_id
+        ):
             messages.error(request, "Only draw staff record rolls; ask a member in charge.")
         elif repeated:  # the same form again: recorded once
             messages.info(request, ALREADY_DONE)
@@ -114,7 +131,7 @@ def _rolls_page(request, draw: Draw):
 
 @roles.role_required(*SALES_ROLES)
 def rolls(request, draw_id: int):
-    draw = _sales_draw(draw_id)
+    draw = _sales_draw(request, draw_id)
     if draw_sales_channel(draw) not in SalesChannel.paper():  # R:L5 the channel in force on the draw's day
         raise Http404("This event sells electronically; it has no rolls or books.")
     return _rolls_page(request, draw)
@@ -122,7 +139,7 @@ def rolls(request, draw_id: int):
 
 @roles.role_required(*SALES_ROLES)
 def sell(request, draw_id: int):
-    draw = _sales_draw(draw_id)
+    draw = _sales_draw(request, draw_id)
     channel = draw_sales_channel(draw)
     if channel == SalesChannel.PAPER_ROLL:
         return _rolls_page(request, draw)
@@ -179,25 +196,27 @@ def sell(request, draw_id: int):
             "channel": channel,
             "form": form,
             "summary": sales_selectors.draw_sales_summary(draw),
-            "recent": sales_selectors.recent_sales(draw),
+            "recent": sales_selectors.recent_sales(draw, sales=_sales_of(request)),
         },
     )
 
 
 @roles.role_required(*SALES_ROLES)
 def sale_detail(request, sale_id: int):
-    try:
-        sale = sales_selectors.sale_for_page(sale_id)
-    except Sale.DoesNotExist:
-        raise Http404 from None
+    sale = get_object_or_404(_sales_of(request), pk=sale_id)
     return render(
         request,
         "raffle/sales/detail.html",
         {
             "sale": sale,
             "serial_ranges": sales_selectors.sale_serial_ranges(sale),
+            "purchaser_contact": contact_for(
+                request.user, sale.purchaser_contact, sale.draw.event.licence.organisation_id
+            ),
             "void_form": VoidForm(),
-            "can_void": roles.user_has_role(request.user, *VOID_ROLES),
+            "can_void": roles.user_has_role(
+                request.user, *VOID_ROLES, organisation=sale.draw.event.licence.organisation_id
+            ),
         },
     )
 
@@ -205,7 +224,7 @@ def sale_detail(request, sale_id: int):
 @roles.role_required(*SALES_ROLES)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def sale_ticket_pdf(request, sale_id: int):
-    sale = get_object_or_404(Sale, pk=sale_id)
+    sale = get_object_or_404(_sales_of(request), pk=sale_id)
     paper = request.POST.get("paper", "letter")
     if paper not in TICKET_LAYOUTS:
         messages.error(request, "Choose how to print the tickets: receipt, Letter or A4.")
@@ -237,7 +256,7 @@ def sale_ticket_pdf(request, sale_id: int):
 @roles.role_required(*VOID_ROLES)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def sale_void(request, sale_id: int):
-    sale = get_object_or_404(Sale, pk=sale_id)
+    sale = own(request, Sale, pk=sale_id)
     form = VoidForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Give the reason for the void.")
@@ -262,7 +281,7 @@ def draw_ticket_log(request, draw_id: int):
     streamed so a million-ticket draw does not sit in memory."""
     import csv
 
-    draw = _sales_draw(draw_id)
+    draw = _sales_draw(request, draw_id)
     writer = csv.writer(_Echo(), lineterminator="\n")
 
     def rows():

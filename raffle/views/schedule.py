@@ -3,11 +3,12 @@ new date and time and the notice given to the licensing authority."""
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from core import roles
 from core.errors import DomainError
+from core.scope import own
 from raffle import selectors, services
 from raffle.forms import PostponementForm
 from raffle.models import BEFORE_WINNING_TICKET
@@ -18,8 +19,8 @@ POSTPONERS = (roles.DRAW_STAFF, roles.TREASURER, roles.ADMINISTRATOR)
 
 @roles.role_required(*POSTPONERS, roles.AUDITOR)
 def draw_postpone(request, draw_id: int):
-    draw = get_object_or_404(selectors.draws_for_night(), pk=draw_id)
-    can_postpone = roles.user_has_role(request.user, *POSTPONERS)
+    draw = own(request, selectors.draws_for_night(), pk=draw_id)
+    can_postpone = roles.user_has_role(request.user, *POSTPONERS, organisation=draw.event.licence.organisation_id)
     form = PostponementForm(request.POST or None)
     if request.method == "POST":
         if not can_postpone:

@@ -9,12 +9,13 @@ from django.contrib import messages
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core import roles
 from core.errors import DomainError
+from core.scope import own
 from raffle import services
 from raffle.forms import SupplierImportForm
 from raffle.models import Draw
@@ -57,7 +58,7 @@ def _forget(request, draw: Draw, stashed: dict) -> None:
 
 @roles.role_required(*STAFF_WHO_IMPORT)
 def supplier_import(request, draw_id: int):
-    draw = get_object_or_404(Draw.objects.select_related("event__licence"), pk=draw_id)
+    draw = own(request, Draw.objects.select_related("event__licence"), pk=draw_id)
     form = SupplierImportForm(request.POST or None, request.FILES or None)
     context = {"draw": draw, "event": draw.event, "form": form}
     if request.method == "POST" and form.is_valid():
@@ -83,7 +84,7 @@ def supplier_import(request, draw_id: int):
 @roles.role_required(*STAFF_WHO_IMPORT)
 @require_POST
 def supplier_import_confirm(request, draw_id: int):
-    draw = get_object_or_404(Draw.objects.select_related("event__licence"), pk=draw_id)
+    draw = own(request, Draw.objects.select_related("event__licence"), pk=draw_id)
     files, mapping, stashed = _unstash(request, draw, request.POST.get("token", ""))
     try:
         summary = services.supplier_draw_import(actor=request.user, draw=draw, mapping=mapping_named(mapping), **files)
@@ -97,6 +98,8 @@ def supplier_import_confirm(request, draw_id: int):
         _("Imported for draw %(number)s: %(sold)s ticket(s) sold, %(void)s void or refunded.")
         % {"number": draw.number, "sold": summary.tickets_sold, "void": summary.tickets_void},
     )
-    if roles.user_has_role(request.user, roles.DRAW_STAFF, roles.ADMINISTRATOR):
+    if roles.user_has_role(
+        request.user, roles.DRAW_STAFF, roles.ADMINISTRATOR, organisation=draw.event.licence.organisation_id
+    ):
         return redirect("draw_night", draw_id=draw.pk)
     return redirect("supplier_import", draw_id=draw.pk)

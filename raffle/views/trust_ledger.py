@@ -18,7 +18,7 @@ from raffle.views.treasury.common import READ, WRITE, event_for, page_context, w
 
 @role_required(*READ)
 def trust_ledger(request, event_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     licence = event.licence
     statements = BankStatement.objects.filter(account__licence=licence).order_by("-last_day", "-pk")
     return render(
@@ -44,7 +44,7 @@ def _back(event) -> str:
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def deduction_add(request, event_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     form = forms.DeductionForm(request.POST, request.FILES)
     return write_and_back(
         request,
@@ -58,7 +58,7 @@ def deduction_add(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def interest_add(request, event_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     context = page_context(request, event)
     if context["account"] is None:
         messages.error(request, _("Record the lottery trust account first (L10)."))
@@ -76,7 +76,7 @@ def interest_add(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def statement_import(request, event_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     account = page_context(request, event)["account"]
     if account is None:
         messages.error(request, _("Record the lottery trust account first (L10)."))

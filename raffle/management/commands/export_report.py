@@ -1,10 +1,12 @@
-"""python manage.py export_report --licence NUMBER (--period K | --final) [--format {pdf,csv}] [--output FILE]"""
+"""python manage.py export_report --licence NUMBER --as USERNAME (--period K | --final) [--format {pdf,csv}]
+[--output FILE]"""
 
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import DomainError
+from core.scope import EXPORTERS, add_acting_argument, person_acting, scoped
 from raffle.models import Event
 from raffle.reports.render import report_file
 
@@ -22,9 +24,13 @@ class Command(BaseCommand):
         which.add_argument("--final", action="store_true", help="The final report.")
         parser.add_argument("--format", choices=["pdf", "csv"], default="pdf", dest="file_format")
         parser.add_argument("--output", help="The file to write; standard output when absent.")
+        add_acting_argument(parser)
 
     def handle(self, *args, **options):
-        event = Event.objects.filter(licence__number=options["licence"]).select_related("licence").first()
+        person = person_acting(options["acting_as"])
+        # Another organisation's licence reads as an unknown one (#15).
+        events = scoped(Event.objects.select_related("licence"), person, *EXPORTERS)
+        event = events.filter(licence__number=options["licence"]).first()
         if event is None:
             raise CommandError(f"No event under licence {options['licence']}.")
         kind = "final" if options["final"] else "four_draw"

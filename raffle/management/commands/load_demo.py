@@ -15,14 +15,13 @@ from unittest import mock
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
 from core import roles
 from licensing.models import AuthorityKind, BonaFideMember, CharitablePurpose, Licence, SalesChannel
-from licensing.services import eligibility_record, licence_create, organisation_get_or_create
+from licensing.services import eligibility_record, licence_create, membership_add, organisation_get_or_create
 from raffle import services
 from raffle.cards import ACE_OF_SPADES, DECK
 from raffle.demo import load_electronic_raffle
@@ -106,11 +105,10 @@ class Command(BaseCommand):
                 password=DEMO_PASSWORD,
                 first_name=first,
                 last_name=last,
-                is_staff=role != roles.SELLER,
-                is_superuser=role == roles.ADMINISTRATOR,
                 email=f"{username}@example.org",
             )
-            user.groups.add(Group.objects.get(name=role))
+            # No superuser (#15): the administrator is an ordinary user with the role, as `add_user` makes one.
+            membership_add(actor=None, user=user, organisation=organisation, role=role)
             if is_member:
                 BonaFideMember.objects.create(
                     organisation=organisation,

@@ -4,11 +4,12 @@ form, call one service, report the result)."""
 
 from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 
 from core import once
 from core.errors import DomainError
 from core.roles import ADMINISTRATOR, AUDITOR, TREASURER, user_has_role
+from core.scope import own
 from raffle import selectors
 from raffle.models import Event
 from raffle.reports.reconciliation import trust_account_of
@@ -17,15 +18,15 @@ READ = (TREASURER, AUDITOR, ADMINISTRATOR)
 WRITE = (TREASURER, ADMINISTRATOR)
 
 
-def event_for(event_id: int) -> Event:
-    return get_object_or_404(selectors.event_list(), pk=event_id)
+def event_for(request, event_id: int) -> Event:
+    return own(request, selectors.event_list(), pk=event_id)
 
 
 def page_context(request, event: Event, **extra) -> dict:
     return {
         "event": event,
         "licence": event.licence,
-        "can_write": user_has_role(request.user, *WRITE),
+        "can_write": user_has_role(request.user, *WRITE, organisation=event.licence.organisation_id),
         "account": extra.pop("account") if "account" in extra else trust_account_of(event),
         **extra,
     }

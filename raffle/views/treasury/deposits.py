@@ -20,7 +20,7 @@ from raffle.views.treasury.common import READ, WRITE, event_for, page_context, w
 
 @role_required(*READ)
 def deposits(request, event_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     account = trust_account_of(event)
     officers = account.signing_officers.all() if account else []
     return render(
@@ -45,7 +45,7 @@ def deposits(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def account_open(request, event_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     form = tf.TrustAccountForm(request.POST, licence=event.licence)
     return write_and_back(
         request,
@@ -68,7 +68,7 @@ def account_open(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def account_officers(request, event_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     account = trust_account_of(event)
     if account is None:
         raise Http404("No trust account yet.")
@@ -87,7 +87,7 @@ def account_officers(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def deposit_add(request, event_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     form = tf.DepositForm(request.POST, request.FILES, event=event)
     back = reverse("treasury_deposits", args=[event.pk])
     account = trust_account_of(event)
@@ -113,7 +113,7 @@ def deposit_add(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def deposit_cover(request, event_id: int, deposit_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     deposit = get_object_or_404(Deposit, pk=deposit_id, account__licence=event.licence)
     form = tf.CoverageForm(request.POST, event=event)
     return write_and_back(
@@ -127,7 +127,7 @@ def deposit_cover(request, event_id: int, deposit_id: int):
 
 @role_required(*READ)
 def deposit_slip(request, event_id: int, deposit_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     deposit = get_object_or_404(Deposit, pk=deposit_id, account__licence=event.licence)
     if not deposit.slip_scan:
         raise Http404("No scan of this slip.")

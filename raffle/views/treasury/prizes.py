@@ -16,7 +16,7 @@ from raffle.views.treasury.common import READ, WRITE, event_for, page_context, w
 
 @role_required(*READ)
 def prizes(request, event_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     return render(
         request,
         "treasury/prizes.html",
@@ -44,7 +44,7 @@ def prizes(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def prize_pay(request, event_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     form = tf.PrizePaymentForm(request.POST, request.FILES, event=event)
     return write_and_back(
         request,
@@ -69,7 +69,7 @@ def prize_pay(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def prize_unclaimed(request, event_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     form = tf.UnclaimedForm(request.POST, event=event)
     return write_and_back(
         request,
@@ -85,7 +85,7 @@ def prize_unclaimed(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def prize_attempt(request, event_id: int, prize_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     prize = get_object_or_404(UnclaimedPrize, pk=prize_id, draw__event=event)
     form = tf.ContactAttemptForm(request.POST)
     return write_and_back(
@@ -102,7 +102,7 @@ def prize_attempt(request, event_id: int, prize_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def prize_to_proceeds(request, event_id: int, prize_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     prize = get_object_or_404(UnclaimedPrize, pk=prize_id, draw__event=event)
     try:
         services.prize_add_to_proceeds(actor=request.user, prize=prize)

@@ -16,7 +16,7 @@ from raffle.views.treasury.common import READ, WRITE, event_for, page_context, w
 
 @role_required(*READ)
 def publications(request, event_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     draws = Draw.objects.filter(event=event, state=DrawState.CLOSED).order_by("number")
     draws = draws.prefetch_related(Prefetch("publications", WinnersPublication.objects.order_by("published_on", "pk")))
     return render(
@@ -29,7 +29,7 @@ def publications(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def publication_add(request, event_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     form = tf.WinnersPublicationForm(request.POST, event=event)
     return write_and_back(
         request,

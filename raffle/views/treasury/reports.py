@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from core.errors import DomainError
 from core.pdf import pdf_response
 from core.roles import role_required, user_has_role
+from core.scope import scoped
 from core.text import ascii_digits
 from licensing import services as licensing_services
 from licensing.models import (
@@ -34,12 +35,12 @@ from raffle.views.treasury.common import READ, WRITE, csv_response, event_for, p
 
 @role_required(*READ)
 def treasury_home(request):
-    return render(request, "treasury/home.html", {"events": selectors.event_list()})
+    return render(request, "treasury/home.html", {"events": scoped(selectors.event_list(), request.user, *READ)})
 
 
 @role_required(*READ)
 def overview(request, event_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     today = timezone.localdate()
     draws = list(Draw.objects.filter(event=event).order_by("number"))  # read once for the three lists below
     closed = [d for d in draws if d.state == DrawState.CLOSED]
@@ -82,7 +83,7 @@ def report_view(request, event_id: int, kind: str, file_format: str, period: int
     """The report: once issued, the stored file as it was sent (rendered once,
     when issued; its SHA-256 in a header); otherwise, or with ?fresh=1, a
     preview rendered now and not stored."""
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     issued = (
         None
         if request.GET.get("fresh")
@@ -107,7 +108,7 @@ def report_view(request, event_id: int, kind: str, file_format: str, period: int
 @require_POST
 def report_issue(request, event_id: int):
     """Generate a report and keep the file with its SHA-256, who and when."""
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     kind = request.POST.get("kind")
     file_format = request.POST.get("format")
     period = int(request.POST["period"]) if ascii_digits(request.POST.get("period", "")) else None
@@ -143,7 +144,7 @@ def report_return(request, event_id: int, report_id: int):
 
 @role_required(*READ)
 def issued_download(request, event_id: int, report_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     issued = get_object_or_404(IssuedReport, pk=report_id, licence=event.licence)
     with issued.file.open("rb") as handle:
         content = handle.read()
@@ -154,7 +155,7 @@ def issued_download(request, event_id: int, report_id: int):
 
 @role_required(*READ)
 def ledger_download(request, event_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     return csv_response(ledger_csv(event), f"{event.licence.number}-ledger.csv")
 
 
@@ -170,20 +171,22 @@ def deadlines_feed_token(user, event: Event) -> str:
 def deadlines_feed(request, event_id: int):
     """The deadlines as iCalendar: for a signed-in reader, or for a calendar
     app that presents the reader's subscription token."""
-    event = event_for(event_id)
     token = request.GET.get("token")
     if token:
         try:
             data = signing.loads(token, salt=ICS_SALT)
         except signing.BadSignature:
             raise PermissionDenied from None
-        user = get_user_model().objects.filter(pk=data.get("user"), is_active=True).first()
-        if data.get("event") != event.pk or user is None or not user_has_role(user, *READ):
+        reader = get_user_model().objects.filter(pk=data.get("user"), is_active=True).first()
+        if data.get("event") != event_id or reader is None or not user_has_role(reader, *READ):
             raise PermissionDenied
     elif not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     elif not user_has_role(request.user, *READ):
         raise PermissionDenied
+    else:
+        reader = request.user
+    event = get_object_or_404(scoped(selectors.event_list(), reader, *READ), pk=event_id)  # the reader's own
     response = HttpResponse(
         deadlines_ics(event, event_deadlines(event), host=request.get_host()),
         content_type="text/calendar; charset=utf-8",

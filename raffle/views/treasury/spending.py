@@ -18,7 +18,7 @@ from raffle.views.treasury.common import READ, WRITE, event_for, page_context, w
 
 @role_required(*READ)
 def spending(request, event_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     licence = event.licence
     return render(
         request,
@@ -39,7 +39,7 @@ def spending(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def use_add(request, event_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     form = tf.ApprovedUseForm(request.POST, request.FILES)
     return write_and_back(
         request,
@@ -61,7 +61,7 @@ def use_add(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def expense_add(request, event_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     form = tf.ExpenseForm(request.POST, request.FILES, licence=event.licence)
     return write_and_back(
         request,
@@ -88,7 +88,7 @@ def expense_add(request, event_id: int):
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
 @require_POST
 def donated_add(request, event_id: int):
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     form = tf.DonatedPrizeForm(request.POST)
     return write_and_back(
         request,

@@ -1,0 +1,148 @@
+"""Which organisations a person acts for, and the records they may reach.
+
+A user works for organisations through their memberships
+(licensing.Membership: user, organisation, role). Every page, admin list,
+export and command reads its records through `scoped(...)`, so another
+organisation's record is simply not there: a 404, never a 403 that would
+confirm it exists. A superuser is not scoped (every organisation): the deploy
+check core.W020 warns about any active one.
+
+core cannot import licensing (licensing imports core), so the models are
+looked up through the app registry.
+"""
+
+from django.apps import apps
+from django.db.models import CharField, Model, Q, QuerySet
+from django.db.models.functions import Cast
+
+from core.audit_chain import OWNER_STEPS
+
+
+def _model(name: str) -> type[Model]:
+    return apps.get_model("licensing", name)
+
+
+def memberships_of(user, *roles: str) -> QuerySet:
+    """The memberships of `user` (with one of `roles`, when given)."""
+    Membership = _model("Membership")
+    if not getattr(user, "is_authenticated", False):
+        return Membership.objects.none()
+    rows = Membership.objects.filter(user=user)
+    return rows.filter(role__in=roles) if roles else rows
+
+
+def organisations_of(user, *roles: str) -> QuerySet:
+    """The organisations `user` works for (in one of `roles`, when given)."""
+    Organisation = _model("Organisation")
+    if not getattr(user, "is_authenticated", False):
+        return Organisation.objects.none()
+    if user.is_superuser:
+        return Organisation.objects.all()
+    return Organisation.objects.filter(pk__in=memberships_of(user, *roles).values("organisation"))
+
+
+def organisation_path(model: type[Model]) -> str:
+    """The lookup from `model` to its organisation: "licence__organisation" for
+    an event, "event__licence__organisation" for a draw, and so on, following
+    the same foreign keys as the audit chains (core.audit_chain.OWNER_STEPS)."""
+    steps, current = [], model
+    for _ in range(6):
+        if current._meta.label_lower == "licensing.organisation":
+            return "__".join(steps) if steps else "pk"
+        names = {f.name: f for f in current._meta.concrete_fields if f.many_to_one or f.one_to_one}
+        if "organisation" in names:
+            return "__".join([*steps, "organisation"])
+        step = next((name for name in OWNER_STEPS if name in names), None)
+        if step is None:
+            break
+        steps.append(step)
+        current = names[step].related_model
+    raise LookupError(f"{model._meta.label} does not lead to an organisation")
+
+
+def scoped(queryset: QuerySet, user, *roles: str, path: str | None = None) -> QuerySet:
+    """`queryset` cut to the organisations `user` works for (in one of `roles`)."""
+    if getattr(user, "is_superuser", False) and getattr(user, "is_authenticated", False):
+        return queryset
+    path = path or organisation_path(queryset.model)
+    return queryset.filter(**{f"{path}__in": organisations_of(user, *roles)})
+
+
+def acts_for(user, organisation, *roles: str) -> bool:
+    """Whether `user` works for `organisation` (in one of `roles`)."""
+    if organisation is None:
+        return False
+    return organisations_of(user, *roles).filter(pk=getattr(organisation, "pk", organisation)).exists()
+
+
+def own(request, queryset, **lookup):
+    """The one record `lookup` finds among those of the organisations the
+    person acting works for, in the roles the page allows (`role_required`
+    puts them on the request); anything else is a 404, never a 403, so another
+    organisation's record cannot even be confirmed to exist."""
+    from django.shortcuts import get_object_or_404
+
+    if isinstance(queryset, type):
+        queryset = queryset._default_manager.all()
+    return get_object_or_404(scoped(queryset, request.user, *getattr(request, "acting_roles", ())), **lookup)
+
+
+def trail_of(user, *roles: str) -> QuerySet:
+    """The audit entries `user` may read: the chains of their organisations,
+    and of the system chain (sign-ins, accounts) the entries made by or about
+    the people they may see (core.scope.people_of)."""
+    from core.audit_chain import SYSTEM_CHAIN
+    from core.models import AuditEntry
+
+    entries = AuditEntry.objects.all()
+    if getattr(user, "is_superuser", False):
+        return entries
+    organisations = organisations_of(user, *roles)
+    people = people_of(user, *roles)
+    about_people = people.annotate(pk_text=Cast("pk", output_field=CharField())).values("pk_text")
+    return entries.filter(
+        Q(chain__in=organisations.values("pk"))
+        | Q(chain=SYSTEM_CHAIN, actor_id__in=people.values("pk"))
+        | Q(chain=SYSTEM_CHAIN, object_type=people.model._meta.label_lower, object_id__in=about_people)
+    )
+
+
+def people_of(user, *roles: str) -> QuerySet:
+    """The accounts `user` may see (as one of `roles`): the people of their
+    organisations, and accounts that work for nobody yet (just added)."""
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects.all()
+    if getattr(user, "is_superuser", False):
+        return users
+    return users.filter(
+        Q(memberships__organisation__in=organisations_of(user, *roles)) | Q(memberships__isnull=True)
+    ).distinct()
+
+
+# Who may export an organisation's reports and ledger from the command line:
+# the readers of the treasury pages.
+EXPORTERS = ("treasurer", "auditor", "administrator")
+
+
+def add_acting_argument(parser) -> None:
+    """`--as USERNAME`: the person a command acts for; it reaches only the
+    records of the organisations they work for."""
+    parser.add_argument(
+        "--as",
+        dest="acting_as",
+        required=True,
+        metavar="USERNAME",
+        help="The person this is done for: only their organisations' records are reachable.",
+    )
+
+
+def person_acting(username: str):
+    """The active account named `username`, or a CommandError in plain words."""
+    from django.contrib.auth import get_user_model
+    from django.core.management.base import CommandError
+
+    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    if user is None:
+        raise CommandError(f"No active user is named {username!r}.")
+    return user
