@@ -130,7 +130,7 @@ def test_a_ticket_printed_in_french_reads_french_with_french_money_and_dates(cli
 
     seller = user_with_role(SELLER)
     client.force_login(seller)
-    sale = ten_ticket_sale(seller)
+    sale = ten_ticket_sale(seller, seller=seller)
     client.post(reverse("set_language"), {"language": "fr", "next": "/"})
     response = client.post(reverse("sale_ticket_pdf", args=[sale.pk]), {"paper": "receipt"})
     text = " ".join(pdf_text(response.content).split())

@@ -130,7 +130,7 @@ def report_issue(request, event_id: int):
 @require_POST
 def report_return(request, event_id: int, report_id: int):
     """R:R1 R:R2 record that the licensing officer sent an issued report back."""
-    event = event_for(event_id)
+    event = event_for(request, event_id)
     issued = get_object_or_404(IssuedReport, pk=report_id, licence=event.licence)
     return write_and_back(
         request,
