@@ -11,4 +11,5 @@ def user_roles(request) -> dict:
         return {"roles": set()}
     if user.is_superuser:
         return {"roles": set(roles.ALL_ROLES)}
-    return {"roles": roles.user_roles(user)}
+    held = getattr(request, "role_names", None)  # read by core.roles.role_required for this request
+    return {"roles": held if held is not None else roles.user_roles(user)}
