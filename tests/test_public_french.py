@@ -1,7 +1,8 @@
-"""#16 French on every public page: each public template's words go through
-the catalogue (locale/fr), every one of them is translated, and no English
-sentence is left outside a translation tag. A new English string on a public
-page fails here until `make messages` gathers it and it is translated."""
+"""#16 French on every page, public and staff: each template's words go
+through the catalogue (locale/fr), every one of them is translated, and no
+English sentence is left outside a translation tag. A new English string in
+any template fails here until `make messages` gathers it and it is
+translated."""
 
 import re
 from html.parser import HTMLParser
@@ -44,10 +45,15 @@ PUBLIC_TEMPLATES = [
     "pdf/rules_of_play.html",
 ]
 
+# Every template: the public ones above, every staff page, report PDF and e-mail.
+ALL_TEMPLATES = sorted(str(p.relative_to(TEMPLATES)) for p in TEMPLATES.rglob("*") if p.suffix in (".html", ".txt"))
+
 # Names that are the same in both languages.
 PROPER_NAMES = {"ConnexOntario"}
 
-_GETTEXT = re.compile(r"\bgettext\((u?'(?:[^'\\]|\\.)*'|u?\"(?:[^\"\\]|\\.)*\")\)")
+_LITERAL = r"(u?'(?:[^'\\]|\\.)*'|u?\"(?:[^\"\\]|\\.)*\")"
+_GETTEXT = re.compile(rf"\bgettext\({_LITERAL}\)")
+_NGETTEXT = re.compile(rf"\bngettext\({_LITERAL}, {_LITERAL}, count\)")
 _BLOCKS = re.compile(r"{%\s*(blocktranslate|blocktrans|comment)\b.*?{%\s*end\1\s*%}", re.S)
 _TAGS = re.compile(r"{%.*?%}|{{.*?}}|{#.*?#}", re.S)
 _WORD = re.compile(r"[A-Za-zÀ-ÿ]{2,}")
@@ -56,12 +62,18 @@ _WORD = re.compile(r"[A-Za-zÀ-ÿ]{2,}")
 def _msgids(source: str) -> list[str]:
     import ast
 
-    return [ast.literal_eval(literal.lstrip("u")) for literal in _GETTEXT.findall(templatize(source))]
+    python = templatize(source)
+    plurals = [singular for singular, _plural in _NGETTEXT.findall(python)]  # the catalogue's key
+    return [ast.literal_eval(literal.lstrip("u")) for literal in _GETTEXT.findall(python) + plurals]
+
+
+_NOT_WORDS = ("script", "style", "code", "kbd", "samp")
 
 
 class _VisibleText(HTMLParser):
     """The words a reader sees (text, alt, title, aria-label, placeholder)
-    once every template tag and translation block is taken out."""
+    once every template tag and translation block is taken out. Code (a
+    command to type, a hash) is the same in both languages."""
 
     def __init__(self):
         super().__init__()
@@ -69,11 +81,11 @@ class _VisibleText(HTMLParser):
         self._hidden = 0
 
     def handle_starttag(self, tag, attrs):
-        self._hidden += tag in ("script", "style")
+        self._hidden += tag in _NOT_WORDS
         self.words += [v for k, v in attrs if k in ("alt", "title", "aria-label", "placeholder") and v]
 
     def handle_endtag(self, tag):
-        self._hidden -= tag in ("script", "style")
+        self._hidden -= tag in _NOT_WORDS
 
     def handle_data(self, data):
         if not self._hidden:
@@ -92,15 +104,15 @@ def catalogue() -> dict[str, str]:
     return read_po(Path(settings.BASE_DIR) / "locale" / "fr" / "LC_MESSAGES" / "django.po")
 
 
-@pytest.mark.parametrize("name", PUBLIC_TEMPLATES)
-def test_every_string_of_a_public_template_is_in_the_french_catalogue(name, catalogue):  # R:R4
+@pytest.mark.parametrize("name", ALL_TEMPLATES)
+def test_every_string_of_a_template_is_in_the_french_catalogue(name, catalogue):  # R:R4
     source = (TEMPLATES / name).read_text(encoding="utf-8")
     missing = [msgid for msgid in _msgids(source) if not catalogue.get(msgid)]
     assert not missing, f"{name}: not translated in locale/fr: {missing}"
 
 
-@pytest.mark.parametrize("name", PUBLIC_TEMPLATES)
-def test_no_english_is_left_outside_the_translation_tags_of_a_public_template(name):  # R:R4
+@pytest.mark.parametrize("name", ALL_TEMPLATES)
+def test_no_english_is_left_outside_the_translation_tags_of_a_template(name):  # R:R4
     assert not _untranslated_words((TEMPLATES / name).read_text(encoding="utf-8")), name
 
 
@@ -109,6 +121,13 @@ def test_the_checks_catch_a_forgotten_string(catalogue):
     assert _untranslated_words("<p>Buy tickets</p><p>{% translate 'Sold out' %}</p>") == ["Buy", "tickets"]
     assert _msgids("{% load i18n %}{% translate 'A sentence nobody translated' %}") == ["A sentence nobody translated"]
     assert not catalogue.get("A sentence nobody translated")
+    plural = "{% load i18n %}{% blocktranslate count n=k %}One draw{% plural %}{{ n }} draws{% endblocktranslate %}"
+    assert _msgids(plural) == ["One draw"]
+    assert _untranslated_words("<p>Run <code>manage.py verify_audit</code> now</p>") == ["Run", "now"]
+
+
+def test_the_public_pages_are_among_the_templates_checked():
+    assert set(PUBLIC_TEMPLATES) <= set(ALL_TEMPLATES) and len(ALL_TEMPLATES) > 70
 
 
 # --- What a French reader gets ------------------------------------------------------------------
