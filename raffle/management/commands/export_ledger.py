@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from core.scope import EXPORTERS, add_acting_argument, person_acting, scoped
+from core.scope import EXPORTERS, acting_scope, add_acting_argument
 from raffle.models import Event
 from raffle.reports.ledger import ledger_csv
 
@@ -15,9 +15,9 @@ class Command(BaseCommand):
         add_acting_argument(parser)
 
     def handle(self, *args, **options):
-        person = person_acting(options["acting_as"])
         # Another organisation's licence reads as an unknown one (#15).
-        event = scoped(Event.objects, person, *EXPORTERS).filter(licence__number=options["licence"]).first()
+        _, events = acting_scope(options["acting_as"], Event.objects, *EXPORTERS)
+        event = events.filter(licence__number=options["licence"]).first()
         if event is None:
             raise CommandError(f"No event under licence {options['licence']}.")
         self.stdout.write(ledger_csv(event), ending="")
