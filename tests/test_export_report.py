@@ -94,7 +94,6 @@ def test_the_command_acts_only_for_the_organisation_of_the_person_named(closed):
         call_command("export_report", "--licence", event.licence.number, "--as", "nobody", "--final")
 
 
-
 def test_the_operator_exports_any_licence_without_naming_a_person(closed, client, tmp_path):  # R:R1
     """The issue's own command line: read-only, so the operator at the server (who
     can read the database anyway) needs no --as; with --as it is cut to a person."""
