@@ -192,8 +192,10 @@ CHECKERS = (DRAW_STAFF, TREASURER, AUDITOR, ADMINISTRATOR)
 def add_acting_argument(parser, *, required: bool = True) -> None:
     """`--as USERNAME`: the person a command acts for; it reaches only the
     records of the organisations they work for. Optional (`required=False`)
-    only on the operator's read-only checks, which without it check every
-    organisation, as `verify_audit` does."""
+    only on read-only checks and exports, which without it reach every
+    organisation, as `verify_audit` does: the operator at the server can read
+    the database anyway. Commands that change records require it, so the
+    audit trail names the person."""
     help_text = "The person this is done for: only their organisations' records are reachable."
     if not required:
         help_text += " Without it (the operator), every organisation."
