@@ -155,6 +155,12 @@ print(json.dumps({"made": rows.count(), "duplicates": dupes}))
     return Scenario("write: POST licence (admin form)", prepare, request, ok_statuses=(302,), check=check)
 
 
+def one_time_token() -> str:
+    """What `{% once_token %}` puts in the sale form (core.once.new_token): when
+    the page was made, then random characters. The form is refused without it."""
+    return f"{int(time.time()):x}-{secrets.token_urlsafe(24)}"
+
+
 def sales_scenario(draw_ids: list[int], name: str) -> Scenario:
     """The staff sales page for electronic in-person sales (#3, #18): every
     seller selling at once, one ticket a sale, each on its own device; seller
@@ -181,6 +187,7 @@ def sales_scenario(draw_ids: list[int], name: str) -> Scenario:
                 "purchaser_contact": "613-555-0142",
                 "envelope_pick": str((user * 7 + i) % 52 + 1),
                 "device": f"POS-{user}",
+                "once": one_time_token(),  # a fresh page's token: every request is a new sale (core.once)
             },
         )
 

@@ -8,33 +8,64 @@ result instead of a second sale.
 Concurrent POSTs of one token meet at the token's unique index: the second
 insert waits for the first transaction and then fails if it committed (the
 result is read and returned) or goes ahead if it rolled back (a refusal
-changes nothing, so the corrected form may be sent again)."""
+changes nothing, so the corrected form may be sent again).
 
+The token is required (#15): a POST without one (a page cached before the
+token existed, a script, a form posted by hand) is refused with `MISSING` and
+nothing is recorded. A token says when its page was made and is good for
+`TOKEN_LIFETIME` (a day); an older one is refused the same way. So the record
+of a used token is needed for a day only: `purge_used_tokens` (run by
+`python manage.py purge_submissions`, docs/deploy.md) removes older ones, and
+a page older than that cannot be sent again to make a second sale."""
+
+import datetime
 import re
 import secrets
+import time
 from collections.abc import Callable
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from core.errors import DomainError
 from core.models import Submission
 
 FIELD = "once"
 _SHAPE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+TOKEN_LIFETIME = datetime.timedelta(days=1)
+MISSING = _(
+    "This form arrived without a valid one-time code (it is missing, or the page is more than a day old), "
+    "so nothing was recorded. Reload the page and send the form again."
+)
 
 
 class SubmissionRefused(DomainError):
     pass
 
 
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
+def new_token(*, now: float | None = None) -> str:
+    """A fresh token: when its page was made (seconds, hex), then 32 random characters."""
+    made = int(time.time() if now is None else now)
+    return f"{made:x}-{secrets.token_urlsafe(24)}"
+
+
+def token_is_fresh(value: str, *, now: float | None = None) -> bool:
+    """Whether `value` is a token of the right shape made within `TOKEN_LIFETIME`."""
+    made, _sep, rest = value.partition("-")
+    if not (_SHAPE.match(value) and rest and made.isascii() and made.isalnum() and len(made) <= 12):
+        return False
+    try:
+        age = (time.time() if now is None else now) - int(made, 16)
+    except ValueError:
+        return False
+    return -60 <= age <= TOKEN_LIFETIME.total_seconds()  # a minute of clock drift between workers
 
 
 def posted_token(request) -> str | None:
-    """The form's token, or None for a form without one (performed as before)."""
+    """The form's token, or None for a form without a fresh one (refused by `submission_once`)."""
     value = request.POST.get(FIELD, "")
-    return value if _SHAPE.match(value) else None
+    return value if token_is_fresh(value) else None
 
 
 def first_result(*, actor, token: str | None) -> str | None:
@@ -57,9 +88,10 @@ def _check_owner(user_id: int, actor) -> None:
 def submission_once(*, actor, token: str | None, perform: Callable[[], str]) -> tuple[str, bool]:
     """Run `perform` (which makes the change and returns where its result is
     shown) once per token. Returns (that place, True) the first time and
-    (the first time's place, False) for every repeat."""
+    (the first time's place, False) for every repeat. Without a token,
+    nothing is performed: SubmissionRefused(MISSING)."""
     if not token:
-        return perform(), True
+        raise SubmissionRefused(str(MISSING))
     try:
         with transaction.atomic():
             Submission.objects.create(token=token, user=actor)
@@ -70,3 +102,12 @@ def submission_once(*, actor, token: str | None, perform: Callable[[], str]) -> 
     result = perform()
     Submission.objects.filter(token=token).update(result=result)
     return result, True
+
+
+def purge_used_tokens(*, now: datetime.datetime | None = None) -> int:
+    """Remove the records of tokens used more than `TOKEN_LIFETIME` ago: such
+    a token is no longer fresh, so sending its form again is refused anyway
+    (`posted_token`). Returns how many records were removed."""
+    before = (now or timezone.now()) - TOKEN_LIFETIME
+    removed, _counts = Submission.objects.filter(made_at__lt=before).delete()
+    return removed

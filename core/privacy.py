@@ -11,6 +11,11 @@ Use `contact_for(user, value)` wherever a purchaser's contact detail is shown
 or exported (pages, CSV, PDF), or the `{{ value|contact_for:request.user }}`
 filter (`{% load privacy %}`). Names and ticket serials are not masked: the
 winner's name is announced publicly.
+
+One sale's contact (the sale page, the winner on draw night, the sale in the
+records) goes through `sale_contact_for`: only the roles held in THAT sale's
+organisation count (#15), and a seller sees the contacts of the sales they
+made themselves, not a colleague's.
 """
 
 import re
@@ -78,3 +83,28 @@ def contact_for(user, value, organisation=None) -> str:
     if value is None:
         return ""
     return str(value) if may_see_contact(user, organisation) else mask_contact(value)
+
+
+# Who sees one sale's purchaser contact in full, in the sale's organisation
+# (besides the seller who made it).
+SALE_CONTACT_ROLES = (TREASURER, ADMINISTRATOR)
+
+
+def may_see_sale_contact(user, *, organisation, sold_by_id) -> bool:
+    """R:T9 whether `user` sees the contact of a sale of `organisation` made by
+    `sold_by_id`: its treasurer or administrator, or the seller who made it.
+    Roles in any other organisation do not count."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user_has_role(user, *SALE_CONTACT_ROLES, organisation=organisation):
+        return True
+    return sold_by_id == user.pk and user_has_role(user, SELLER, organisation=organisation)
+
+
+def sale_contact_for(user, value, *, organisation, sold_by_id) -> str:
+    """One sale's purchaser contact as `user` may see it (`may_see_sale_contact`)."""
+    if value is None:
+        return ""
+    if may_see_sale_contact(user, organisation=organisation, sold_by_id=sold_by_id):
+        return str(value)
+    return mask_contact(value)

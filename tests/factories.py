@@ -439,3 +439,11 @@ def trust_account_for(event, *, actor, **kwargs):
         signing_officers=officers,
         **kwargs,
     )
+
+
+def once(form: dict | None = None, **fields) -> dict:
+    """A form that creates money or tickets as its page sends it: with a fresh
+    one-time token (core.once; a form without one is refused, #15)."""
+    from core.once import FIELD, new_token
+
+    return {**(form or {}), **fields, FIELD: new_token()}

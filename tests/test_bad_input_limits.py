@@ -31,6 +31,7 @@ from tests.factories import (
     UserFactory,
     event_with_closed_draws,
     event_with_draw,
+    once,
     run_draw,
     trust_account_for,
     user_with_role,
@@ -57,7 +58,7 @@ def test_a_roll_serial_too_large_to_record_is_refused_on_the_page_and_by_the_ser
     client.force_login(staff)
     response = client.post(
         reverse("sales_rolls", args=[draw.pk]),
-        {"action": "issue", "seller_name": "Jo", "first_serial": serial, "last_serial": serial},
+        once(action="issue", seller_name="Jo", first_serial=serial, last_serial=serial),
     )
     assert response.status_code == 200
     assert "Ensure this value is less than or equal to 999999999999" in response.text
@@ -76,7 +77,7 @@ def test_a_roll_return_counting_10_to_the_20_sales_is_refused_at_once(client, st
     assert refused.value.rule == "L13"
     response = client.post(
         reverse("sales_rolls", args=[draw.pk]),
-        {"action": "return", "roll": roll.pk, "first_unsold": 51, "tier_1": str(10**20)},
+        once(action="return", roll=roll.pk, first_unsold=51, tier_1=str(10**20)),
     )
     assert response.status_code == 200 and "Ensure this value is less than or equal to" in response.text
     roll.refresh_from_db()
@@ -156,14 +157,16 @@ def test_a_purchasers_name_with_a_line_break_is_refused_on_the_sales_page_and_no
     client.force_login(seller)
     response = client.post(
         reverse("sales_sell", args=[draw.pk]),
-        {
-            "purchaser_name": "Bo\nBuyer",
-            "purchaser_contact": "bo@example.org",
-            "tier": 3,
-            "units": 1,
-            "envelope_pick": 5,
-            "device": "Tablet\x072",
-        },
+        once(
+            {
+                "purchaser_name": "Bo\nBuyer",
+                "purchaser_contact": "bo@example.org",
+                "tier": 3,
+                "units": 1,
+                "envelope_pick": 5,
+                "device": "Tablet\x072",
+            }
+        ),
     )
     assert response.status_code == 200 and response.text.count("without control characters") == 2
     assert not Sale.objects.exists()

@@ -11,7 +11,7 @@ from licensing.models import PaymentMethod
 from raffle import services
 from raffle.errors import RaffleError
 from raffle.models import MustGoPayout, PrizeKind, PrizePayment
-from tests.factories import event_with_closed_draws
+from tests.factories import event_with_closed_draws, once
 from tests.must_go_story import play_must_go, stub_must_go_draw
 
 pytestmark = pytest.mark.django_db
@@ -139,11 +139,11 @@ def test_the_treasurer_pays_each_holder_from_the_prizes_page(client, shared_draw
         "reference": "3001",
         "paid_on": f"{draw.held_on + datetime.timedelta(days=1):%Y-%m-%d}",
     }
-    refused = client.post(url + "pay/", {**form, "amount": "200.02"}, follow=True).content.decode()
+    refused = client.post(url + "pay/", once(form, amount="200.02"), follow=True).content.decode()
     assert "is more than the share of the draw prize (20%) of draw 1 owed to the holder" in refused
     assert not PrizePayment.objects.exists()
-    client.post(url + "pay/", {**form, "amount": "100.01"})
-    client.post(url + "pay/", {**form, "holder": second.pk, "reference": "3002"})
+    client.post(url + "pay/", once(form, amount="100.01"))
+    client.post(url + "pay/", once(form, holder=second.pk, reference="3002"))
     page = client.get(url).content.decode()
     assert "each holder&#x27;s share" in page or "each holder's share" in page
     rows = page.split('id="must-go-shares"')[1].split("</table>")[0]

@@ -21,7 +21,7 @@ from licensing.outstanding import outstanding_reports
 from licensing.services import report_file_intact, report_return_record
 from raffle import services
 from raffle.reports.deadlines import event_deadlines
-from tests.factories import UserFactory, event_with_closed_draws
+from tests.factories import UserFactory, event_with_closed_draws, once
 
 pytestmark = pytest.mark.django_db
 TODAY = timezone.localdate()
@@ -178,13 +178,15 @@ def test_the_treasurer_records_the_return_on_the_overview_and_the_auditor_cannot
     first = _issue(season, treasurer)
     page = f"/treasury/{season.pk}/"
     url = f"/treasury/{season.pk}/reports/issued/{first.pk}/return/"
-    form = {
-        "returned_on": TODAY.isoformat(),
-        "returned_by": "J. Morin, AGCO Lottery Licensing",
-        "reasons": REASONS,
-        "reference": "AGCO-RL-2231",
-        "refile_by": (TODAY + 10 * DAY).isoformat(),
-    }
+    form = once(
+        {
+            "returned_on": TODAY.isoformat(),
+            "returned_by": "J. Morin, AGCO Lottery Licensing",
+            "reasons": REASONS,
+            "reference": "AGCO-RL-2231",
+            "refile_by": (TODAY + 10 * DAY).isoformat(),
+        }
+    )
     auditor = UserFactory(username="auditor")
     auditor.groups.add(Group.objects.get(name=roles.AUDITOR))
     client.force_login(auditor)

@@ -18,6 +18,7 @@ from tests.factories import (
     LicenceFactory,
     event_with_draw,
     name_members_in_charge,
+    once,
     run_draw,
     sell_tickets,
     user_with_role,
@@ -112,7 +113,7 @@ def test_the_rolls_page_declares_a_roll_lost_with_its_reason(client, draw, staff
     url = reverse("sales_rolls", args=[draw.pk])
     page = client.get(url).content.decode()
     assert "Declare a roll lost" in page
-    response = client.post(url, {"action": "lost", "roll": roll.pk, "reason": "Never came back"}, follow=True)
+    response = client.post(url, once(action="lost", roll=roll.pk, reason="Never came back"), follow=True)
     page = response.content.decode()
     assert "declared lost" in page and "Never came back" in page
     assert TicketRoll.objects.get(pk=roll.pk).is_lost

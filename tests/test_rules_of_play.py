@@ -18,6 +18,7 @@ from tests.factories import (
     OrganisationFactory,
     UserFactory,
     event_with_draw,
+    once,
     run_draw,
 )
 
@@ -209,9 +210,9 @@ def test_the_sales_page_of_a_bingo_event_asks_that_the_sale_is_inside_the_hall(s
         "device": "Sam",
         "serials": "1",
     }
-    refused = client.post(url, sale).content.decode()
+    refused = client.post(url, once(sale)).content.decode()
     assert "sold inside Delta Bingo, Kingston only: tick the box" in refused and not Sale.objects.exists()
-    client.post(url, {**sale, "inside_hall": "on"})
+    client.post(url, once(sale, inside_hall="on"))
     assert Sale.objects.get().channel == SalesChannel.PAPER_STUB
     assert AuditEntry.objects.get(action="raffle.ticket.sell").data["place"] == "Delta Bingo, Kingston"
 

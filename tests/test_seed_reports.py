@@ -25,6 +25,7 @@ from tests.factories import (
     LicenceFactory,
     event_with_closed_draws,
     members_for,
+    once,
     run_draw,
     trust_account_for,
     user_with_role,
@@ -191,7 +192,7 @@ def test_the_treasurer_banks_the_seed_from_the_deposits_page(client, treasurer):
     client.force_login(user_with_role(roles.TREASURER, username="tina"))
     response = client.post(
         reverse("treasury_deposit_add", args=[event.pk]),
-        {"slip_number": "SEED-1", "deposited_on": account.opened_on, "amount": "10000.00", "seed_amount": "10000"},
+        once(slip_number="SEED-1", deposited_on=account.opened_on, amount="10000.00", seed_amount="10000"),
         follow=True,
     )
     page = response.content.decode()

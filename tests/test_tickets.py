@@ -16,7 +16,15 @@ from raffle import services
 from raffle.errors import RaffleError
 from raffle.models import Draw, DrawState, Sale, Ticket, TicketRoll
 from raffle.services.pool import draw_sales_channel
-from tests.factories import LicenceFactory, UserFactory, event_with_draw, name_members_in_charge, run_draw, sell_tickets
+from tests.factories import (
+    LicenceFactory,
+    UserFactory,
+    event_with_draw,
+    name_members_in_charge,
+    once,
+    run_draw,
+    sell_tickets,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -269,20 +277,22 @@ def test_the_staff_sales_page_sells_and_shows_the_sale(e_draw, client):  # R:T9
     assert '<label for="id_purchaser_name">' in page and "Envelope 52" in page
     response = client.post(
         url,
-        {
-            "purchaser_name": "Bo Buyer",
-            "purchaser_contact": "bo@example.org",
-            "tier": 3,
-            "units": 1,
-            "envelope_pick": 5,
-            "device": "Tablet 2",
-        },
+        once(
+            {
+                "purchaser_name": "Bo Buyer",
+                "purchaser_contact": "bo@example.org",
+                "tier": 3,
+                "units": 1,
+                "envelope_pick": 5,
+                "device": "Tablet 2",
+            }
+        ),
         follow=True,
     )
     assert "Sold 3 ticket(s) for $10.00" in response.content.decode()
     assert Sale.objects.get().sold_by == seller
     refused = client.post(
-        url, {"purchaser_name": "Bo", "purchaser_contact": "x", "tier": 3, "units": 1, "envelope_pick": 5, "device": ""}
+        url, once(purchaser_name="Bo", purchaser_contact="x", tier=3, units=1, envelope_pick=5, device="")
     )
     assert "point-of-sale" in refused.content.decode() or "required" in refused.content.decode()
 
@@ -364,13 +374,11 @@ def test_the_rolls_page_issues_and_returns_a_roll(roll_draw, client):  # R:T7 R:
     client.force_login(UserFactory(is_superuser=True))
     url = reverse("sales_sell", args=[roll_draw.pk])
     assert '<label for="id_seller_name">' in client.get(url).content.decode()
-    client.post(url, {"action": "issue", "seller_name": "Jordan", "first_serial": 500, "last_serial": 599})
+    client.post(url, once(action="issue", seller_name="Jordan", first_serial=500, last_serial=599))
     roll = TicketRoll.objects.get()
-    refused = client.post(url, {"action": "return", "roll": roll.pk, "first_unsold": 510, "tier_1": 2, "tier_3": 1})
+    refused = client.post(url, once(action="return", roll=roll.pk, first_unsold=510, tier_1=2, tier_3=1))
     assert "add up to 5" in refused.content.decode()
-    response = client.post(
-        url, {"action": "return", "roll": roll.pk, "first_unsold": 510, "tier_1": 1, "tier_3": 3}, follow=True
-    )
+    response = client.post(url, once(action="return", roll=roll.pk, first_unsold=510, tier_1=1, tier_3=3), follow=True)
     assert "10 tickets sold, $35.00 recorded" in response.content.decode()
     assert Ticket.objects.filter(draw=roll_draw).count() == 10
 
@@ -399,19 +407,21 @@ def test_a_returned_book_must_account_for_every_stub_before_the_first_unsold(stu
 def test_stub_books_are_issued_from_the_books_page_and_stubs_sold_on_the_sales_page(stub_draw, client):  # R:T7
     client.force_login(UserFactory(is_superuser=True))
     books = reverse("sales_rolls", args=[stub_draw.pk])
-    client.post(books, {"action": "issue", "seller_name": "Kim", "first_serial": 7001, "last_serial": 7050})
+    client.post(books, once(action="issue", seller_name="Kim", first_serial=7001, last_serial=7050))
     assert TicketRoll.objects.get(first_serial=7001).kind == "book"
     response = client.post(
         reverse("sales_sell", args=[stub_draw.pk]),
-        {
-            "purchaser_name": "Lou",
-            "purchaser_contact": "lou@example.org",
-            "tier": 1,
-            "units": 1,
-            "envelope_pick": 9,
-            "device": "Kim",
-            "serials": "7001",
-        },
+        once(
+            {
+                "purchaser_name": "Lou",
+                "purchaser_contact": "lou@example.org",
+                "tier": 1,
+                "units": 1,
+                "envelope_pick": 9,
+                "device": "Kim",
+                "serials": "7001",
+            }
+        ),
         follow=True,
     )
     assert "Sold 1 ticket(s) for $5.00" in response.content.decode()

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from core import roles
 from licensing.models import Deposit, IssuedReport
-from tests.factories import MemberFactory, UserFactory, event_with_closed_draws
+from tests.factories import MemberFactory, UserFactory, event_with_closed_draws, once
 
 SALES = ["795.00", "430.00", "405.00", "385.00"]
 
@@ -35,26 +35,30 @@ def test_treasurer_records_account_and_deposit_and_sees_the_flag(client, setup):
     officers = [MemberFactory(organisation=org, is_in_charge=True) for _ in range(2)]
     response = client.post(
         f"/treasury/{event.pk}/deposits/account/",
-        {
-            "bank_name": "Kawartha Credit Union",
-            "account_number": "12345",
-            "opened_on": event.licence.issued_on,
-            "deposit_within_days": 3,
-            "signing_officers": [o.pk for o in officers],
-        },
+        once(
+            {
+                "bank_name": "Kawartha Credit Union",
+                "account_number": "12345",
+                "opened_on": event.licence.issued_on,
+                "deposit_within_days": 3,
+                "signing_officers": [o.pk for o in officers],
+            }
+        ),
         follow=True,
     )
     assert "Trust account recorded." in response.content.decode()
     day = timezone.localdate(draws[0].scheduled_at)
     response = client.post(
         f"/treasury/{event.pk}/deposits/add/",
-        {
-            "slip_number": "DS-1",
-            "deposited_on": day,
-            "amount": "700.00",
-            "draw": draws[0].pk,
-            "slip_scan": SimpleUploadedFile("slip.png", b"png-bytes"),
-        },
+        once(
+            {
+                "slip_number": "DS-1",
+                "deposited_on": day,
+                "amount": "700.00",
+                "draw": draws[0].pk,
+                "slip_scan": SimpleUploadedFile("slip.png", b"png-bytes"),
+            }
+        ),
         follow=True,
     )
     page = response.content.decode()
@@ -74,24 +78,28 @@ def test_a_deposit_whose_allocation_is_refused_leaves_no_slip_behind(client, set
     officers = [MemberFactory(organisation=event.licence.organisation, is_in_charge=True) for _ in range(2)]
     client.post(
         f"/treasury/{event.pk}/deposits/account/",
-        {
-            "bank_name": "Kawartha Credit Union",
-            "account_number": "12345",
-            "opened_on": event.licence.issued_on,
-            "deposit_within_days": 3,
-            "signing_officers": [o.pk for o in officers],
-        },
+        once(
+            {
+                "bank_name": "Kawartha Credit Union",
+                "account_number": "12345",
+                "opened_on": event.licence.issued_on,
+                "deposit_within_days": 3,
+                "signing_officers": [o.pk for o in officers],
+            }
+        ),
     )
     response = client.post(
         f"/treasury/{event.pk}/deposits/add/",
-        {
-            "slip_number": "DS-9",
-            "deposited_on": timezone.localdate(draws[0].scheduled_at),
-            "amount": "100.00",
-            "draw": draws[0].pk,
-            "draw_amount": "500.00",
-            "slip_scan": SimpleUploadedFile("refused-slip.png", b"png-bytes"),
-        },
+        once(
+            {
+                "slip_number": "DS-9",
+                "deposited_on": timezone.localdate(draws[0].scheduled_at),
+                "amount": "100.00",
+                "draw": draws[0].pk,
+                "draw_amount": "500.00",
+                "slip_scan": SimpleUploadedFile("refused-slip.png", b"png-bytes"),
+            }
+        ),
         follow=True,
     )
     page = response.content.decode()
@@ -110,14 +118,16 @@ def test_refusal_is_shown_in_plain_words_and_nothing_saved(client, setup):  # R:
     client.force_login(treasurer)
     response = client.post(
         f"/treasury/{event.pk}/spending/expense/",
-        {
-            "kind": "proceeds_use",
-            "paid_on": timezone.localdate(),
-            "amount": "100",
-            "payee": "X",
-            "description": "Y",
-            "reference": "CHQ 1",
-        },
+        once(
+            {
+                "kind": "proceeds_use",
+                "paid_on": timezone.localdate(),
+                "amount": "100",
+                "payee": "X",
+                "description": "Y",
+                "reference": "CHQ 1",
+            }
+        ),
         follow=True,
     )
     assert "only be spent on an approved use" in response.content.decode()
@@ -204,7 +214,7 @@ def test_treasurer_changes_the_signing_officers_but_not_below_two(client, setup)
     client.force_login(treasurer)
     one = MemberFactory(organisation=event.licence.organisation, full_name="Only One")
     page = client.post(
-        f"/treasury/{event.pk}/deposits/officers/", {"signing_officers": [one.pk]}, follow=True
+        f"/treasury/{event.pk}/deposits/officers/", once(signing_officers=[one.pk]), follow=True
     ).content.decode()
     assert "at least two different bona fide members" in page
     assert account.signing_officers.count() == 2

@@ -21,7 +21,7 @@ from raffle import services
 from raffle.models import PrizePayment, WinnersPublication
 from raffle.reports.builders import four_draw_report
 from raffle.reports.render import four_draw_pdf
-from tests.factories import UserFactory, event_with_closed_draws, trust_account_for
+from tests.factories import UserFactory, event_with_closed_draws, once, trust_account_for
 
 SALES = ["795.00", "430.00", "405.00", "385.00"]
 
@@ -50,15 +50,17 @@ def _pay(client, event, draw, *, method, reference):
     """The treasurer pays the draw prize from the prizes page, with a scan of the cheque."""
     return client.post(
         f"/treasury/{event.pk}/prizes/pay/",
-        {
-            "draw": draw.pk,
-            "kind": "draw_prize",
-            "payee": "A. MacLeod",
-            "method": method,
-            "reference": reference,
-            "paid_on": _day(draw, 2),
-            "cheque_image": SimpleUploadedFile(f"cheque-{reference}.png", _png()),
-        },
+        once(
+            {
+                "draw": draw.pk,
+                "kind": "draw_prize",
+                "payee": "A. MacLeod",
+                "method": method,
+                "reference": reference,
+                "paid_on": _day(draw, 2),
+                "cheque_image": SimpleUploadedFile(f"cheque-{reference}.png", _png()),
+            }
+        ),
         follow=True,
     )
 
@@ -111,16 +113,18 @@ def test_the_licence_fee_paid_from_the_spending_page_is_the_periods_fee_payment(
     assert "Payment of the fee: not recorded yet" in _text(four_draw_pdf(four_draw_report(event, 1)))
     response = client.post(
         f"/treasury/{event.pk}/spending/expense/",
-        {
-            "kind": "expense",
-            "category": ExpenseCategory.LICENCE_FEE,
-            "fee_period": "1",
-            "paid_on": _day(draws[3], 3),
-            "amount": str(fee),
-            "payee": "AGCO",
-            "description": "Licence fee, draws 1 to 4",
-            "reference": "2001",
-        },
+        once(
+            {
+                "kind": "expense",
+                "category": ExpenseCategory.LICENCE_FEE,
+                "fee_period": "1",
+                "paid_on": _day(draws[3], 3),
+                "amount": str(fee),
+                "payee": "AGCO",
+                "description": "Licence fee, draws 1 to 4",
+                "reference": "2001",
+            }
+        ),
         follow=True,
     )
     page = response.content.decode()
@@ -136,16 +140,18 @@ def test_a_period_named_on_an_expense_that_is_not_a_fee_is_refused(client, seaso
     client.force_login(treasurer)
     response = client.post(
         f"/treasury/{event.pk}/spending/expense/",
-        {
-            "kind": "expense",
-            "category": ExpenseCategory.ADVERTISING,
-            "fee_period": "1",
-            "paid_on": _day(draws[3], 3),
-            "amount": "60.00",
-            "payee": "Sound Weekly",
-            "description": "Jackpot advertisement",
-            "reference": "2002",
-        },
+        once(
+            {
+                "kind": "expense",
+                "category": ExpenseCategory.ADVERTISING,
+                "fee_period": "1",
+                "paid_on": _day(draws[3], 3),
+                "amount": "60.00",
+                "payee": "Sound Weekly",
+                "description": "Jackpot advertisement",
+                "reference": "2002",
+            }
+        ),
         follow=True,
     )
     assert "Only a licence fee pays a four-draw period" in response.content.decode()
@@ -159,7 +165,7 @@ def test_the_treasurer_records_where_the_winners_were_published_and_the_report_l
     assert page.count("Not recorded yet") == 4
     response = client.post(
         f"/treasury/{event.pk}/publications/add/",
-        {"draw": draws[0].pk, "published_on": _day(draws[0], 1), "where": "trilliumfoodbank.ca/winners"},
+        once(draw=draws[0].pk, published_on=_day(draws[0], 1), where="trilliumfoodbank.ca/winners"),
         follow=True,
     )
     page = response.content.decode()
@@ -176,7 +182,7 @@ def test_winners_cannot_be_published_before_their_draw(client, season):  # R:D10
     client.force_login(treasurer)
     response = client.post(
         f"/treasury/{event.pk}/publications/add/",
-        {"draw": draws[1].pk, "published_on": _day(draws[1], -1), "where": "Community board"},
+        once(draw=draws[1].pk, published_on=_day(draws[1], -1), where="Community board"),
         follow=True,
     )
     assert "The winners cannot be published before the draw." in response.content.decode()

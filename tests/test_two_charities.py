@@ -17,6 +17,7 @@ from tests.factories import (
     event_with_draw,
     give_role,
     login_verified,
+    once,
     user_with_role,
 )
 
@@ -106,7 +107,7 @@ def test_another_charitys_seller_cannot_sell_its_tickets(client, charities):
     client.force_login(people[(lions, roles.SELLER)])
     response = client.post(
         reverse("sales_sell", args=[draws[hospice].pk]),
-        {"tier": "1", "units": "1", "purchaser_name": "Mallory", "purchaser_contact": "x", "envelope_pick": "3"},
+        once(tier="1", units="1", purchaser_name="Mallory", purchaser_contact="x", envelope_pick="3"),
     )
     assert response.status_code == 404 and not Sale.objects.filter(draw=draws[hospice]).exists()
 

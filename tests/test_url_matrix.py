@@ -615,9 +615,10 @@ def snapshot(world, *, except_user=None) -> list:
 def hostile_posts(page: Page, world, *, each_action=True) -> list[dict]:
     """What someone trying to change things would send to this page: every
     admin action on every row, a delete confirmation, a full draw step, a
-    new licence or user."""
+    new licence or user, each with a fresh one-time token (core.once) so the
+    page's own role check, not a missing token, is what turns it away."""
     destroyer, verifier = world["members"]
-    base = {
+    base = factories.once() | {
         "ticket_sales": "999.00",
         "serial": "T00001",
         "winner_name": "Mallory",

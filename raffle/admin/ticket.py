@@ -13,7 +13,7 @@ from django.utils.html import format_html
 
 from core.admin import ReadOnlyAdminMixin
 from core.errors import DomainError
-from core.privacy import contact_for, may_see_contact
+from core.privacy import may_see_contact, sale_contact_for
 from raffle.models import DrawPool, DrawState, Sale, Ticket, TicketRoll, WinnerSelection
 from raffle.services.pool import normalise_serial
 
@@ -110,7 +110,12 @@ class SaleAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         if not hasattr(request, "_sale_admin_fields"):
 
             def purchaser_contact(obj):
-                return contact_for(request.user, obj.purchaser_contact, obj.licence.organisation_id)
+                return sale_contact_for(
+                    request.user,
+                    obj.purchaser_contact,
+                    organisation=obj.licence.organisation_id,
+                    sold_by_id=obj.sold_by_id,
+                )
 
             purchaser_contact.short_description = "purchaser contact"
             request._sale_admin_fields = [

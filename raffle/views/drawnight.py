@@ -21,6 +21,7 @@ from django.utils.translation import gettext
 from core import roles
 from core.errors import DomainError
 from core.money import format_money_here
+from core.privacy import sale_contact_for
 from core.scope import own
 from licensing.models import SalesChannel
 from raffle import selectors, services
@@ -92,6 +93,13 @@ def _render(request, draw: Draw, form, *, preview=None, status=200):
         context["envelopes"] = selectors.envelope_board(draw.event)
     if draw.winning_serial:
         context["winning_sale"] = sale = selectors.winning_sale(draw)
+        if sale is not None:  # R:T9 by the reader's roles in this draw's organisation only (#15)
+            context["winner_contact"] = sale_contact_for(
+                request.user,
+                sale.purchaser_contact,
+                organisation=draw.event.licence.organisation_id,
+                sold_by_id=sale.sold_by_id,
+            )
         # R:T9 the sentence of the Rules of Play, from the setting the service uses
         context["envelope_taken"] = opened_envelope_sentence(
             draw.event, picked_on_ticket=bool(sale and sale.envelope_pick)

@@ -14,7 +14,7 @@ from core.csvsafe import safe_cell
 from core.errors import DomainError
 from core.money import format_money_here
 from core.pdf import pdf_response, render_pdf
-from core.privacy import contact_for
+from core.privacy import sale_contact_for
 from core.scope import organisations_of, own, scoped
 from licensing.models import SalesChannel
 from raffle import services
@@ -222,8 +222,11 @@ def sale_detail(request, sale_id: int):
         {
             "sale": sale,
             "serial_ranges": sales_selectors.sale_serial_ranges(sale),
-            "purchaser_contact": contact_for(
-                request.user, sale.purchaser_contact, sale.draw.event.licence.organisation_id
+            "purchaser_contact": sale_contact_for(
+                request.user,
+                sale.purchaser_contact,
+                organisation=sale.draw.event.licence.organisation_id,
+                sold_by_id=sale.sold_by_id,
             ),
             "void_form": VoidForm(),
             "can_void": roles.user_has_role(
