@@ -38,7 +38,7 @@ $(VENV)/.installed-test: pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install --quiet ".[test]"
 	@touch $@ $(VENV)/.installed-run
 
-.PHONY: install demo run test lint messages bench loadtest check clean
+.PHONY: install demo run test lint messages bench loadtest check clean vendor
 install: $(VENV)/.installed-test
 
 # The demo's settings go in .env (unless there is one), so the README's
@@ -59,6 +59,19 @@ run: demo
 node_modules/axe-core/axe.min.js: package.json package-lock.json
 	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --loglevel=error && touch $@; \
 	else echo "npm not found: browser tests will skip (install nodejs and npm)"; fi
+
+# Bootstrap is served from our own static files (no CDN, no npm at run time):
+# `make vendor` copies the version pinned in package.json into
+# static/vendor/bootstrap/ (committed). The last line of each file, its
+# source-map comment, is dropped: the maps are not shipped, and the
+# manifest storage of collectstatic would look for them.
+BOOTSTRAP := node_modules/bootstrap
+VENDOR := static/vendor/bootstrap
+vendor: node_modules/axe-core/axe.min.js
+	mkdir -p $(VENDOR)/css $(VENDOR)/js
+	sed '$${/sourceMappingURL=/d}' $(BOOTSTRAP)/dist/css/bootstrap.min.css > $(VENDOR)/css/bootstrap.min.css
+	sed '$${/sourceMappingURL=/d}' $(BOOTSTRAP)/dist/js/bootstrap.bundle.min.js > $(VENDOR)/js/bootstrap.bundle.min.js
+	cp $(BOOTSTRAP)/LICENSE $(VENDOR)/LICENSE
 
 test: $(VENV)/.installed-test node_modules/axe-core/axe.min.js
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest $(PYTEST_ARGS)

@@ -85,6 +85,10 @@ TEMPLATES = [
     },
 ]
 
+# Every form in Bootstrap 5's design (core/bootstrap.py; Bootstrap itself is
+# vendored in static/vendor/bootstrap/, no CDN).
+FORM_RENDERER = "core.bootstrap.BootstrapRenderer"
+
 WSGI_APPLICATION = "config.wsgi.application"
 
 # SQLite by default so `make run` needs nothing installed; PostgreSQL in

@@ -16,6 +16,7 @@ from django.db.models import CharField, Model, Q, QuerySet
 from django.db.models.functions import Cast
 
 from core.audit_chain import OWNER_STEPS
+from core.roles import ADMINISTRATOR, AUDITOR, DRAW_STAFF, TREASURER
 
 
 def _model(name: str) -> type[Model]:
@@ -122,19 +123,45 @@ def people_of(user, *roles: str) -> QuerySet:
 
 # Who may export an organisation's reports and ledger from the command line:
 # the readers of the treasury pages.
-EXPORTERS = ("treasurer", "auditor", "administrator")
+EXPORTERS = (TREASURER, AUDITOR, ADMINISTRATOR)
 
 
-def add_acting_argument(parser) -> None:
+# Who may run the integrity checks of an organisation's draws from the command
+# line (verify_deck, reconcile_draw_totals): everyone but its sellers.
+CHECKERS = (DRAW_STAFF, TREASURER, AUDITOR, ADMINISTRATOR)
+
+
+def add_acting_argument(parser, *, required: bool = True) -> None:
     """`--as USERNAME`: the person a command acts for; it reaches only the
-    records of the organisations they work for."""
-    parser.add_argument(
-        "--as",
-        dest="acting_as",
-        required=True,
-        metavar="USERNAME",
-        help="The person this is done for: only their organisations' records are reachable.",
-    )
+    records of the organisations they work for. Optional (`required=False`)
+    only on read-only checks and exports, which without it reach every
+    organisation, as `verify_audit` does: the operator at the server can read
+    the database anyway. Commands that change records require it, so the
+    audit trail names the person."""
+    help_text = "The person this is done for: only their organisations' records are reachable."
+    if not required:
+        help_text += " Without it (the operator), every organisation."
+    parser.add_argument("--as", dest="acting_as", required=required, metavar="USERNAME", help=help_text)
+
+
+def acting_scope(acting_as: str | None, queryset: QuerySet, *roles: str) -> tuple:
+    """(person, records) for a command run `--as acting_as`: the active
+    account named, and `queryset` cut to the organisations where they hold one
+    of `roles`, so another organisation's licence, event or draw is not found
+    and reads exactly as an unknown one (#15). Without `--as` (an operator's
+    whole-installation check): (None, queryset)."""
+    if acting_as is None:
+        return None, queryset
+    person = person_acting(acting_as)
+    return person, scoped(queryset, person, *roles)
+
+
+def unknown_licence(number: str):
+    """The refusal for a licence that does not exist or is another organisation's:
+    one message for both, so a command cannot confirm another charity's licence."""
+    from django.core.management.base import CommandError
+
+    return CommandError(f"No licence {number} among the organisations you work for.")
 
 
 def person_acting(username: str):

@@ -447,3 +447,12 @@ def once(form: dict | None = None, **fields) -> dict:
     from core.once import FIELD, new_token
 
     return {**(form or {}), **fields, FIELD: new_token()}
+
+
+def acting_as(role: str = "treasurer") -> list[str]:
+    """`--as USERNAME` for a management command that acts for a person (#15):
+    someone holding `role` in every organisation of the test."""
+    user = get_user_model().objects.filter(username=f"acting-{role}").first()
+    if user is None:
+        user = user_with_role(role, username=f"acting-{role}")
+    return ["--as", user.username]

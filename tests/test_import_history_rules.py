@@ -15,7 +15,7 @@ from core.models import AuditEntry
 from raffle.models import Draw, DrawState, Envelope, Event
 from raffle.reports.ledger import ImportRefused
 from raffle.services import history_import
-from tests.factories import LicenceFactory, event_with_draw
+from tests.factories import LicenceFactory, acting_as, event_with_draw
 from tests.test_sales_plan import with_sales_plan
 
 pytestmark = pytest.mark.django_db
@@ -37,11 +37,14 @@ def _moved_in(user, *, prize_board="50000.00", **kwargs):
 
 def _import_refused(event, text: str, tmp_path, *extra) -> str:
     """Run the command as the treasurer would; it must refuse and change nothing."""
+    treasurer = acting_as()  # made first: adding a person is itself an audit entry
     before = (AuditEntry.objects.count(), Event.objects.get(pk=event.pk).jackpot)
     path = tmp_path / "history.csv"
     path.write_text(text)
     with pytest.raises(CommandError) as refused:
-        call_command("import_history", "--licence", event.licence.number, str(path), *extra, stdout=io.StringIO())
+        call_command(
+            "import_history", *treasurer, "--licence", event.licence.number, str(path), *extra, stdout=io.StringIO()
+        )
     assert "nothing was changed" in str(refused.value)
     assert not Draw.objects.filter(event=event, state=DrawState.CLOSED).exists()
     assert not Envelope.objects.filter(event=event, opened_at__isnull=False).exists()

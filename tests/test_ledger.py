@@ -15,6 +15,7 @@ from raffle.reports.ledger import LEDGER_COLUMNS, ImportRefused
 from raffle.services import history_import
 from tests.factories import (
     LicenceFactory,
+    acting_as,
     event_with_closed_draws,
     event_with_draw,
     run_draw,
@@ -71,7 +72,7 @@ def test_export_then_import_reproduces_the_ledger_exactly(actor, tmp_path):  # R
     )
     path = tmp_path / "ledger.csv"
     path.write_text(exported)
-    call_command("import_history", "--licence", target.licence.number, str(path), stdout=io.StringIO())
+    call_command("import_history", *acting_as(), "--licence", target.licence.number, str(path), stdout=io.StringIO())
     assert _export(target.licence.number) == exported
     imported = list(Draw.objects.filter(event=target, state=DrawState.CLOSED))
     assert len(imported) == 5 and all(d.is_imported for d in imported)
@@ -122,7 +123,7 @@ def test_malformed_import_is_refused_whole_naming_row_and_reason(actor, tmp_path
     path = tmp_path / "history.csv"
     path.write_text(body)
     with pytest.raises(CommandError) as error:
-        call_command("import_history", "--licence", event.licence.number, str(path), stdout=io.StringIO())
+        call_command("import_history", *acting_as(), "--licence", event.licence.number, str(path), stdout=io.StringIO())
     assert reason in str(error.value)
     assert "nothing was changed" in str(error.value)
     assert not Draw.objects.filter(event=event, state=DrawState.CLOSED).exists()

@@ -25,6 +25,7 @@ from raffle.models import Draw, DrawState, EventStatus, Ticket, WinnerSelection
 from tests.factories import (
     LicenceFactory,
     UserFactory,
+    acting_as,
     clock_at,
     event_with_draw,
     members_for,
@@ -305,7 +306,7 @@ def test_the_history_import_waits_for_an_absent_holder_and_its_draws_are_never_r
     path = tmp_path / "history.csv"
     day = (timezone.localdate() - datetime.timedelta(weeks=19)).isoformat()
     path.write_text(f"draw_number,draw_date,ticket_sales,envelope,card\n1,{day},100.00,7,QD\n")
-    call_command("import_history", "--licence", event.licence.number, str(path), stdout=io.StringIO())
+    call_command("import_history", *acting_as(), "--licence", event.licence.number, str(path), stdout=io.StringIO())
     draw = Draw.objects.get(event=event, number=1)
     assert draw.is_imported and draw.state == DrawState.CLOSED
     before = _snapshot(draw)
@@ -316,6 +317,6 @@ def test_the_history_import_waits_for_an_absent_holder_and_its_draws_are_never_r
     waiting = run_draw(event.draws.get(number=2), actor=staff_user, sales="10", until=DrawState.AWAITING_CLAIM)
     path.write_text(f"draw_number,draw_date,ticket_sales,envelope,card\n2,{day},100.00,8,KD\n")
     with pytest.raises(CommandError, match="a draw of this event is under way"):
-        call_command("import_history", "--licence", event.licence.number, str(path), stdout=io.StringIO())
+        call_command("import_history", *acting_as(), "--licence", event.licence.number, str(path), stdout=io.StringIO())
     waiting.refresh_from_db()
     assert waiting.state == DrawState.AWAITING_CLAIM and waiting.envelope is None

@@ -6,7 +6,7 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import DomainError
-from core.scope import EXPORTERS, add_acting_argument, person_acting, scoped
+from core.scope import EXPORTERS, acting_scope, add_acting_argument
 from raffle.models import Event
 from raffle.reports.render import report_file
 
@@ -24,12 +24,13 @@ class Command(BaseCommand):
         which.add_argument("--final", action="store_true", help="The final report.")
         parser.add_argument("--format", choices=["pdf", "csv"], default="pdf", dest="file_format")
         parser.add_argument("--output", help="The file to write; standard output when absent.")
-        add_acting_argument(parser)
+        # Read-only, like verify_deck: the operator at the server (who can read the
+        # database anyway) exports any licence; --as limits it to a person's organisations.
+        add_acting_argument(parser, required=False)
 
     def handle(self, *args, **options):
-        person = person_acting(options["acting_as"])
         # Another organisation's licence reads as an unknown one (#15).
-        events = scoped(Event.objects.select_related("licence"), person, *EXPORTERS)
+        _, events = acting_scope(options["acting_as"], Event.objects.select_related("licence"), *EXPORTERS)
         event = events.filter(licence__number=options["licence"]).first()
         if event is None:
             raise CommandError(f"No event under licence {options['licence']}.")

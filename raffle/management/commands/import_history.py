@@ -1,18 +1,23 @@
-"""python manage.py import_history --licence NUMBER FILE.csv [--opening-jackpot AMOUNT] [--dry-run]"""
+"""python manage.py import_history --licence NUMBER --as USERNAME FILE.csv [--opening-jackpot AMOUNT] [--dry-run]"""
 
 from django.core.management.base import BaseCommand, CommandError
 
+from core import roles
 from core.errors import DomainError
+from core.scope import acting_scope, add_acting_argument, unknown_licence
 from licensing.models import Licence
 from raffle.reports.ledger import ImportRefused
 from raffle.services import history_import
+
+IMPORTERS = (roles.TREASURER, roles.ADMINISTRATOR)  # the treasurer's records
 
 
 class Command(BaseCommand):
     help = (
         "Import the draws a raffle ran before it moved into this system: all rows or none. "
         "Columns draw_number,draw_date,ticket_sales,envelope,card; optionally the published "
-        "draw_prize, jackpot_before and jackpot_after, checked against the computed figures."
+        "draw_prize, jackpot_before and jackpot_after, checked against the computed figures. "
+        "Done --as a treasurer or administrator of the licence's organisation, recorded as theirs."
     )
 
     def add_arguments(self, parser):
@@ -25,11 +30,13 @@ class Command(BaseCommand):
             action="store_true",
             help="Import with the computed figures even where published ones differ.",
         )
+        add_acting_argument(parser)
 
     def handle(self, *args, **options):
-        licence = Licence.objects.filter(number=options["licence"]).first()
+        person, licences = acting_scope(options["acting_as"], Licence.objects, *IMPORTERS)
+        licence = licences.filter(number=options["licence"]).first()
         if licence is None:
-            raise CommandError(f"No licence {options['licence']}.")
+            raise unknown_licence(options["licence"])
         try:
             with open(options["file"], encoding="utf-8-sig", newline="") as handle:
                 text = handle.read()
@@ -37,7 +44,7 @@ class Command(BaseCommand):
             raise CommandError(f"Cannot read {options['file']}: {error}") from None
         try:
             plan = history_import(
-                actor=None,
+                actor=person,
                 licence=licence,
                 text=text,
                 opening_jackpot=options["opening_jackpot"],

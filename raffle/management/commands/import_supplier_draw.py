@@ -1,4 +1,4 @@
-"""python manage.py import_supplier_draw --licence NUMBER --draw K --sales SALES.csv
+"""python manage.py import_supplier_draw --licence NUMBER --as USERNAME --draw K --sales SALES.csv
 [--result RESULT.csv] [--settlement SETTLEMENT.csv] [--mapping NAME] [--dry-run]"""
 
 from pathlib import Path
@@ -6,16 +6,19 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import DomainError
+from core.scope import acting_scope, add_acting_argument, unknown_licence
 from licensing.models import Licence
 from raffle.models import Draw
 from raffle.services import supplier_draw_import
 from raffle.services.supplier_formats import SupplierFile, mapping_named
+from raffle.views.supplier import STAFF_WHO_IMPORT  # the same people as on the import page
 
 
 class Command(BaseCommand):
     help = (
         "Import one draw's files from the licence's AGCO-registered supplier: its sales, its winning-ticket "
-        "selection and its settlement, all or nothing (docs/suppliers.md)."
+        "selection and its settlement, all or nothing (docs/suppliers.md). Done --as draw staff, a treasurer or "
+        "an administrator of the licence's organisation, recorded as theirs, as on the import page."
     )
 
     def add_arguments(self, parser):
@@ -26,12 +29,15 @@ class Command(BaseCommand):
         parser.add_argument("--settlement", help="SETTLEMENT.csv: gross, fees and the net deposited.")
         parser.add_argument("--mapping", default="generic", help="The supplier's export format (docs/suppliers.md).")
         parser.add_argument("--dry-run", action="store_true", help="Check and show; change nothing.")
+        add_acting_argument(parser)
 
     def handle(self, *args, **options):
-        draw = Draw.objects.filter(event__licence__number=options["licence"], number=options["draw"]).first()
+        person, licences = acting_scope(options["acting_as"], Licence.objects, *STAFF_WHO_IMPORT)
+        licence = licences.filter(number=options["licence"]).first()
+        if licence is None:
+            raise unknown_licence(options["licence"])
+        draw = Draw.objects.filter(event__licence=licence, number=options["draw"]).first()
         if draw is None:
-            if not Licence.objects.filter(number=options["licence"]).exists():
-                raise CommandError(f"No licence {options['licence']}.")
             raise CommandError(f"Licence {options['licence']} has no draw {options['draw']}.")
         files = {}
         for kind in ("sales", "result", "settlement"):
@@ -43,7 +49,7 @@ class Command(BaseCommand):
                     raise CommandError(f"Cannot read {path}: {error}") from None
         try:
             summary = supplier_draw_import(
-                actor=None,
+                actor=person,
                 draw=draw,
                 mapping=mapping_named(options["mapping"]),
                 dry_run=options["dry_run"],
