@@ -30,11 +30,19 @@ def _latest_issued(licence: Licence, kind: str, period: int | None, file_format:
     )
 
 
-def report_to_correct(licence: Licence, kind: str, period: int | None, file_format: str) -> IssuedReport | None:
+def latest_issued(licence: Licence, kind: str, period: int | None, file_format: str) -> IssuedReport | None:
+    """The latest version issued of a report, with its return record and who generated it."""
+    return _latest_issued(licence, kind, period, file_format)
+
+
+def report_to_correct(
+    licence: Licence, kind: str, period: int | None, file_format: str, *, latest=...
+) -> IssuedReport | None:
     """The issued report the next one corrects: the latest version, when the
     licensing officer sent it back (its `return_record` read with it); None
-    when nothing was returned."""
-    latest = _latest_issued(licence, kind, period, file_format)
+    when nothing was returned. `latest`: as `latest_issued`, when already read."""
+    if latest is ...:
+        latest = _latest_issued(licence, kind, period, file_format)
     return latest if latest is not None and hasattr(latest, "return_record") else None
 
 

@@ -85,20 +85,17 @@ def report_view(request, event_id: int, kind: str, file_format: str, period: int
     when issued; its SHA-256 in a header); otherwise, or with ?fresh=1, a
     preview rendered now and not stored."""
     event = event_for(request, event_id)
-    issued = (
-        None
-        if request.GET.get("fresh")
-        else IssuedReport.objects.filter(licence=event.licence, kind=kind, period=period, file_format=file_format)
-        .order_by("-generated_at", "-pk")
-        .first()
+    latest = licensing_services.latest_issued(
+        event.licence, kind, period if kind == ReportKind.FOUR_DRAW else None, file_format
     )
+    issued = None if request.GET.get("fresh") else latest
     if issued is not None and licensing_services.report_file_intact(issued):
         with issued.file.open("rb") as handle:
             response = _send(handle.read(), issued.file.name.rsplit("/", 1)[-1], file_format)
         response["X-Content-SHA256"] = issued.sha256
         return response
     try:
-        content, filename, _, _ = report_render.report_file(event, kind, period, file_format)
+        content, filename, _, _ = report_render.report_file(event, kind, period, file_format, latest=latest)
     except DomainError as error:
         messages.error(request, str(error))
         return redirect(reverse("treasury_overview", args=[event.pk]))
