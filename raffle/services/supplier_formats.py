@@ -19,6 +19,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.csvsafe import read_rows as read_csv_rows
 from raffle.errors import RaffleError
@@ -116,7 +117,10 @@ def available_mappings() -> dict[str, SupplierMapping]:
 def mapping_named(name: str | None) -> SupplierMapping:
     mappings = available_mappings()
     if (name or GENERIC.name) not in mappings:
-        raise RaffleError(f"No supplier mapping is called {name!r}; known: {', '.join(sorted(mappings))}.")
+        raise RaffleError(
+            gettext("No supplier mapping is called %(name)s; known: %(sorted)s.")
+            % {"name": repr(name), "sorted": ", ".join(sorted(mappings))}
+        )
     return mappings[name or GENERIC.name]
 
 

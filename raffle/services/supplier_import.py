@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from core.money import ZERO
@@ -259,12 +260,15 @@ def supplier_draw_import(
     event, draw = lock_event_and_draw(draw)
     if not draws_by_supplier(draw):  # R:D5
         raise RaffleError(
-            f"Draw {draw.number} is not drawn by a registered supplier's system (a paper draw, or a licence "
-            "that records the approval of this software's own RNG); there is nothing to import.",
+            gettext(
+                "Draw %(number)s is not drawn by a registered supplier's system (a paper draw, or a "
+                "licence that records the approval of this software's own RNG); there is nothing to import."
+            )
+            % {"number": draw.number},
             rule="D5",
         )
     if not (sales or result or settlement):
-        raise RaffleError("Choose at least one file to import: sales, result or settlement.")
+        raise RaffleError(gettext("Choose at least one file to import: sales, result or settlement."))
     summary = ImportSummary(draw_number=draw.number, dry_run=dry_run)
     parsed_sales = parsed_result = parsed_settlement = None
     if sales is not None:
@@ -339,8 +343,11 @@ def supplier_draw_import(
             with their_columns(mapping, "sales"):
                 check_serials_unused(draw, parsed_sales)
             raise RaffleError(
-                f"{sales.name}: a ticket number was sold under this licence while the file was imported; "
-                "nothing was imported. Import it again to see which.",
+                gettext(
+                    "%(name)s: a ticket number was sold under this licence while the file was imported; "
+                    "nothing was imported. Import it again to see which."
+                )
+                % {"name": sales.name},
                 rule="T3",
             ) from None
     if parsed_result is not None:

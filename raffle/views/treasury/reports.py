@@ -10,6 +10,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
@@ -110,7 +111,7 @@ def report_issue(request, event_id: int):
     file_format = request.POST.get("format")
     period = int(request.POST["period"]) if ascii_digits(request.POST.get("period", "")) else None
     if kind not in (ReportKind.FOUR_DRAW, ReportKind.FINAL) or file_format not in ("pdf", "csv"):
-        messages.error(request, "Choose the report and its format.")
+        messages.error(request, gettext("Choose the report and its format."))
         return redirect(reverse("treasury_overview", args=[event.pk]))
     try:
         issued = services.event_report_issue(
@@ -119,7 +120,10 @@ def report_issue(request, event_id: int):
     except DomainError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"{issued} issued and kept; SHA-256 {issued.sha256}.")
+        messages.success(
+            request,
+            gettext("%(issued)s issued and kept; SHA-256 %(sha256)s.") % {"issued": issued, "sha256": issued.sha256},
+        )
     return redirect(reverse("treasury_overview", args=[event.pk]))
 
 
@@ -133,8 +137,11 @@ def report_return(request, event_id: int, report_id: int):
         request,
         ReportReturnForm(request.POST),
         lambda d: licensing_services.report_return_record(actor=request.user, report=issued, **d),
-        done=f"{issued} recorded as sent back. Correct the figures, then issue the report again: it is kept as "
-        f"version {issued.version + 1}, beside the version sent back.",
+        done=gettext(
+            "%(issued)s recorded as sent back. Correct the figures, then issue the report again: it is "
+            "kept as version %(value)s, beside the version sent back."
+        )
+        % {"issued": issued, "value": issued.version + 1},
         back=reverse("treasury_overview", args=[event.pk]),
     )
 
