@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from core.audit import audit_record
-from core.money import ZERO
+from core.money import ZERO, format_money_here
 from licensing.models import Deposit
 from raffle.errors import RaffleError
 from raffle.models import (
@@ -116,8 +116,11 @@ def check_serials_unused(draw: Draw, sales: ParsedSales) -> None:
                 file=sales.file,
                 line=sales.lines[taken.serial],
                 column="ticket_number",
-                problem=f"ticket {taken.serial} is already sold under this licence (draw {taken.draw.number}); "
-                "a ticket number is used once across all draws, paper and electronic.",
+                problem=gettext(
+                    "ticket %(serial)s is already sold under this licence (draw %(number)s); a ticket number "
+                    "is used once across all draws, paper and electronic."
+                )
+                % {"serial": taken.serial, "number": taken.draw.number},
                 rule="T3",
             )
 
@@ -151,7 +154,8 @@ def _check_result(draw: Draw, result: ParsedResult, sales: ParsedSales | None) -
             file=result.file,
             line=result.line,
             column="winning_ticket_number",
-            problem=f"draw {draw.number}'s winning ticket is already recorded or imported.",
+            problem=gettext("draw %(number)s's winning ticket is already recorded or imported.")
+            % {"number": draw.number},
             rule="D8",
         )
     imported = next((g for g in (sales.groups if sales else []) if result.serial in g.serials), None)
@@ -168,16 +172,18 @@ def _check_result(draw: Draw, result: ParsedResult, sales: ParsedSales | None) -
                 file=result.file,
                 line=result.line,
                 column="winning_ticket_number",
-                problem=f"ticket {result.serial} was never sold under this licence.",
+                problem=gettext("ticket %(serial)s was never sold under this licence.") % {"serial": result.serial},
                 rule="D2",
             )
         status, number = ("void" if ticket.is_void else "sold"), ticket.draw.number
     column = "winning_ticket_number"
     if number != draw.number:  # R:T4
-        problem = f"ticket {result.serial} was sold for draw {number}; only draw {draw.number}'s tickets can win it."
+        problem = gettext("ticket %(serial)s was sold for draw %(number)s; only draw %(draw)s's tickets can win it.")
+        problem %= {"serial": result.serial, "number": number, "draw": draw.number}
         raise ImportRefused(file=result.file, line=result.line, column=column, problem=problem, rule="T4")
     if status != "sold":  # R:T11
-        problem = f"ticket {result.serial} is {status}; a void or refunded ticket cannot win."
+        problem = gettext("ticket %(serial)s is %(status)s; a void or refunded ticket cannot win.")
+        problem %= {"serial": result.serial, "status": status}
         raise ImportRefused(file=result.file, line=result.line, column=column, problem=problem, rule="T11")
     try:
         check_draw_time(draw, at=result.drawn_at)  # R:D9
@@ -190,8 +196,11 @@ def _check_result(draw: Draw, result: ParsedResult, sales: ParsedSales | None) -
             file=result.file,
             line=result.line,
             column="drawn_at",
-            problem=f"the winner was drawn at {result.drawn_at.isoformat()}, before draw {draw.number}'s sales "
-            f"closed ({closes.isoformat()}); a winning ticket is drawn after sales close.",
+            problem=gettext(
+                "the winner was drawn at %(isoformat)s, before draw %(number)s's sales closed "
+                "(%(isoformat2)s); a winning ticket is drawn after sales close."
+            )
+            % {"isoformat": result.drawn_at.isoformat(), "number": draw.number, "isoformat2": closes.isoformat()},
             rule="D2",
         )
 
@@ -199,7 +208,11 @@ def _check_result(draw: Draw, result: ParsedResult, sales: ParsedSales | None) -
 def _check_settlement(draw: Draw, settlement: ParsedSettlement, sales: ParsedSales | None) -> Deposit:
     where = {"file": settlement.file, "line": settlement.line}
     if SupplierSettlement.objects.filter(draw=draw).exists():
-        raise ImportRefused(**where, column="", problem=f"draw {draw.number}'s settlement is already imported.")
+        raise ImportRefused(
+            **where,
+            column="",
+            problem=gettext("draw %(number)s's settlement is already imported.") % {"number": draw.number},
+        )
     before = (
         Sale.objects.filter(draw=draw, voided_at__isnull=True)
         .exclude(supplier_order="")
@@ -211,8 +224,14 @@ def _check_settlement(draw: Draw, settlement: ParsedSettlement, sales: ParsedSal
         raise ImportRefused(
             **where,
             column="gross",
-            problem=f"the settlement's gross is ${settlement.gross:,.2f} but draw {draw.number}'s imported "
-            f"sales are ${imported:,.2f}.",
+            problem=gettext(
+                "the settlement's gross is %(gross)s but draw %(number)s's imported sales are %(imported)s."
+            )
+            % {
+                "gross": format_money_here(settlement.gross),
+                "number": draw.number,
+                "imported": format_money_here(imported),
+            },
             rule="L12",
         )
     deposit = (
@@ -224,8 +243,11 @@ def _check_settlement(draw: Draw, settlement: ParsedSettlement, sales: ParsedSal
         raise ImportRefused(
             **where,
             column="deposit_reference",
-            problem=f"no deposit slip {settlement.deposit_reference} is recorded in the trust account; "
-            "record the supplier's deposit first.",
+            problem=gettext(
+                "no deposit slip %(deposit_reference)s is recorded in the trust account; record the "
+                "supplier's deposit first."
+            )
+            % {"deposit_reference": settlement.deposit_reference},
             rule="L12",
         )
     allocated = DepositCoverage.objects.filter(deposit=deposit).aggregate(s=Sum("amount"))["s"] or ZERO
@@ -233,8 +255,15 @@ def _check_settlement(draw: Draw, settlement: ParsedSettlement, sales: ParsedSal
         raise ImportRefused(
             **where,
             column="net_deposited",
-            problem=f"the net ${settlement.net_deposited:,.2f} is more than what is left of slip "
-            f"{deposit.slip_number} (${deposit.amount - allocated:,.2f} of ${deposit.amount:,.2f}).",
+            problem=gettext(
+                "the net %(net_deposited)s is more than what is left of slip %(slip_number)s (%(value)s of %(amount)s)."
+            )
+            % {
+                "net_deposited": format_money_here(settlement.net_deposited),
+                "slip_number": deposit.slip_number,
+                "value": format_money_here(deposit.amount - allocated),
+                "amount": format_money_here(deposit.amount),
+            },
             rule="L12",
         )
     return deposit
@@ -273,7 +302,8 @@ def supplier_draw_import(
                 file=sales.name,
                 line=1,
                 column="",
-                problem=f"draw {draw.number}'s sales are not open (it is at “{draw.get_state_display().lower()}”).",
+                problem=gettext("draw %(number)s's sales are not open (it is at “%(lower)s”).")
+                % {"number": draw.number, "lower": draw.get_state_display().lower()},
                 rule="T4",
             )
         sealed = set(Envelope.objects.filter(event=event, opened_at__isnull=True).values_list("number", flat=True))
