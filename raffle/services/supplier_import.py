@@ -42,6 +42,7 @@ from raffle.services.pool import draws_by_supplier
 from raffle.services.prize_board import prize_board_check, sales_plan_check
 from raffle.services.purchase_limits import Purchase, PurchaseRefused, purchase_limits_check
 from raffle.services.schedule import check_draw_time
+from raffle.services.supplier_bulk import bulk_sales_import
 from raffle.services.supplier_formats import GENERIC, ImportRefused, SupplierFile, SupplierMapping, their_columns
 from raffle.services.supplier_parse import (
     ParsedResult,
@@ -281,7 +282,10 @@ def supplier_draw_import(
     dry_run: bool = False,
 ) -> ImportSummary:
     """Check every file whole, then (unless `dry_run`) write it all; a refusal
-    raises `ImportRefused` naming the file, line and column, and nothing is kept."""
+    raises `ImportRefused` naming the file, line and column, and nothing is kept.
+    A sales file the bulk path vouches for is checked and written by it first
+    (supplier_bulk), inside this transaction: a settlement refused after it
+    still leaves nothing."""
     event, draw = lock_event_and_draw(draw)
     if not draws_by_supplier(draw):  # R:D5
         raise RaffleError(
@@ -308,19 +312,28 @@ def supplier_draw_import(
             )
         sealed = set(Envelope.objects.filter(event=event, opened_at__isnull=True).values_list("number", flat=True))
         tiers = {t.quantity: t for t in PriceTier.objects.filter(event=event)}
-        with their_columns(mapping, "sales"):
-            parsed_sales = parse_sales(
-                sales, mapping=mapping, tiers=tiers, sealed=sealed, window=sales_window(draw), draw_number=draw.number
-            )
-            _check_sales(draw, parsed_sales)
-        summary.rows, summary.orders = parsed_sales.rows, len({g.order_id for g in parsed_sales.groups})
-        for group in parsed_sales.groups:
-            if group.status == "sold":
-                summary.tickets_sold += len(group.serials)
-                summary.amount_sold += group.amount
-            else:
-                summary.tickets_void += len(group.serials)
-                summary.amount_void += group.amount
+        window = sales_window(draw)
+        bulk = None
+        if not dry_run and result is None and mapping == GENERIC:  # the bulk path: checked and written set-based
+            bulk = bulk_sales_import(actor=actor, draw=draw, file=sales, tiers=tiers, sealed=sealed, window=window)
+        if bulk is not None:
+            summary.rows, summary.orders = bulk.rows, bulk.orders
+            summary.tickets_sold, summary.amount_sold = bulk.tickets_sold, bulk.amount_sold
+            summary.tickets_void, summary.amount_void = bulk.tickets_void, bulk.amount_void
+        else:  # row by row: every refusal names its line and column
+            with their_columns(mapping, "sales"):
+                parsed_sales = parse_sales(
+                    sales, mapping=mapping, tiers=tiers, sealed=sealed, window=window, draw_number=draw.number
+                )
+                _check_sales(draw, parsed_sales)
+            summary.rows, summary.orders = parsed_sales.rows, len({g.order_id for g in parsed_sales.groups})
+            for group in parsed_sales.groups:
+                if group.status == "sold":
+                    summary.tickets_sold += len(group.serials)
+                    summary.amount_sold += group.amount
+                else:
+                    summary.tickets_void += len(group.serials)
+                    summary.amount_void += group.amount
     if result is not None:
         with their_columns(mapping, "result"):
             parsed_result = parse_result(result, mapping=mapping, draw_number=draw.number)
