@@ -13,8 +13,10 @@ from core import roles
 from core.pdf import pdf_text
 from raffle import services
 from raffle.errors import RaffleError
+from raffle.services.supplier_formats import ImportRefused
 from raffle.views import rules as rules_views
 from tests.factories import run_draw, user_with_role
+from tests.supplier_files import four_sales, result_file, sales_file, supplier_event
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +66,23 @@ def test_a_refusal_reaches_a_french_volunteer_in_french(staff_user, event):
     draw = event.draws.get(number=1)
     with translation.override("fr"), pytest.raises(RaffleError) as refused:
         services.draw_choose_envelope(actor=staff_user, draw=draw, envelope_number="60")
-    assert "enveloppe" in str(refused.value).lower() and "envelope" not in str(refused.value).lower()
+    assert str(refused.value) == (
+        "Impossible de choisir l’enveloppe pour le tirage 1 pour l’instant : le tirage est à l’étape « prévu »; "
+        "l’étape suivante : ouvrir la vente des billets."
+    )
+
+
+def test_a_refused_supplier_file_is_explained_in_french(staff_user):  # R:T11
+    """The treasurer is told in French which file, line and column to fix."""
+    event, draw = supplier_event(staff_user)
+    with translation.override("fr"), pytest.raises(ImportRefused) as refused:
+        services.supplier_draw_import(
+            actor=staff_user, draw=draw, sales=sales_file(four_sales(draw)), result=result_file(draw, "100006")
+        )
+    assert str(refused.value) == (
+        "result.csv, ligne 2, colonne winning_ticket_number : le billet 100006 est « refunded »; un billet annulé "
+        "ou remboursé ne peut pas gagner. Rien n’a été importé."
+    )
 
 
 # --- The Rules of Play, body included --------------------------------------------------------------------
