@@ -89,9 +89,21 @@ def own(request, queryset, **lookup):
 
 
 def trail_of(user, *roles: str) -> QuerySet:
-    """The audit entries `user` may read: the chains of their organisations,
-    and of the system chain (sign-ins, accounts) the entries made by or about
-    the people they may see (core.scope.people_of)."""
+    """The audit entries `user` may read (#15). An entry belongs to the chain
+    it was appended to:
+    - the chain of an organisation: read by the people of that organisation
+      (in `roles`), by nobody else;
+    - the system chain (sign-ins, accounts, authenticators: no organisation):
+      an entry is about one person, its subject (the account it changes, or
+      else whoever acted), and is read by the organisations that person works
+      for or once worked for (`members_of`), so the auditor of one charity
+      never reads another charity's people, not even after they left it. An
+      entry about an account that never worked for any organisation is read
+      where the person who acted works. An entry about nobody (a failed
+      sign-in under an unknown name) is read by no organisation: the
+      operator's `verify_audit` still checks it."""
+    from django.contrib.auth import get_user_model
+
     from core.audit_chain import SYSTEM_CHAIN
     from core.models import AuditEntry
 
@@ -99,26 +111,72 @@ def trail_of(user, *roles: str) -> QuerySet:
     if getattr(user, "is_superuser", False):
         return entries
     organisations = organisations_of(user, *roles)
-    people = people_of(user, *roles)
-    about_people = people.annotate(pk_text=Cast("pk", output_field=CharField())).values("pk_text")
+    members = members_of(organisations)
+    account = get_user_model()._meta.label_lower
+    about_account = Q(object_type=account)
     return entries.filter(
         Q(chain__in=organisations.values("pk"))
-        | Q(chain=SYSTEM_CHAIN, actor_id__in=people.values("pk"))
-        | Q(chain=SYSTEM_CHAIN, object_type=people.model._meta.label_lower, object_id__in=about_people)
+        | Q(chain=SYSTEM_CHAIN)
+        & (
+            about_account & Q(object_id__in=_as_text(members))
+            | ~about_account & Q(actor_id__in=members)
+            | about_account & Q(object_id__in=_as_text(_never_members()), actor_id__in=members)
+        )
     )
+
+
+def _as_text(ids: QuerySet) -> QuerySet:
+    """Account ids as the text of `AuditEntry.object_id`."""
+    return ids.annotate(id_text=Cast("pk", output_field=CharField())).values("id_text")
+
+
+def _joined() -> QuerySet:
+    """The ids of the accounts a `licensing.membership.add` entry names, with
+    the organisation (chain) it was appended to."""
+    from django.db.models import BigIntegerField
+    from django.db.models.fields.json import KeyTextTransform
+
+    from core.models import AuditEntry
+
+    return AuditEntry.objects.filter(action="licensing.membership.add").annotate(
+        member=Cast(KeyTextTransform("user_id", "data"), output_field=BigIntegerField())
+    )
+
+
+def members_of(organisations: QuerySet) -> QuerySet:
+    """The accounts that work for one of `organisations`, or once did (their
+    role there was removed since: the organisation's chain still names them)."""
+    from django.contrib.auth import get_user_model
+
+    return (
+        get_user_model()
+        .objects.filter(
+            Q(memberships__organisation__in=organisations.values("pk"))
+            | Q(pk__in=_joined().filter(chain__in=organisations.values("pk")).values("member"))
+        )
+        .distinct()
+    )
+
+
+def _never_members() -> QuerySet:
+    """Accounts that work for no organisation and never did (just added)."""
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.filter(memberships__isnull=True).exclude(pk__in=_joined().values("member"))
 
 
 def people_of(user, *roles: str) -> QuerySet:
     """The accounts `user` may see (as one of `roles`): the people of their
-    organisations, and accounts that work for nobody yet (just added)."""
+    organisations, now or before (`members_of`), and accounts that never
+    worked for any organisation (just added, waiting for a role). Someone who
+    left another organisation is not among them."""
     from django.contrib.auth import get_user_model
 
     users = get_user_model().objects.all()
     if getattr(user, "is_superuser", False):
         return users
-    return users.filter(
-        Q(memberships__organisation__in=organisations_of(user, *roles)) | Q(memberships__isnull=True)
-    ).distinct()
+    members = members_of(organisations_of(user, *roles))
+    return users.filter(Q(pk__in=members.values("pk")) | Q(pk__in=_never_members().values("pk")))
 
 
 # Who may export an organisation's reports and ledger from the command line:
@@ -134,8 +192,10 @@ CHECKERS = (DRAW_STAFF, TREASURER, AUDITOR, ADMINISTRATOR)
 def add_acting_argument(parser, *, required: bool = True) -> None:
     """`--as USERNAME`: the person a command acts for; it reaches only the
     records of the organisations they work for. Optional (`required=False`)
-    only on the operator's read-only checks, which without it check every
-    organisation, as `verify_audit` does."""
+    only on read-only checks and exports, which without it reach every
+    organisation, as `verify_audit` does: the operator at the server can read
+    the database anyway. Commands that change records require it, so the
+    audit trail names the person."""
     help_text = "The person this is done for: only their organisations' records are reachable."
     if not required:
         help_text += " Without it (the operator), every organisation."

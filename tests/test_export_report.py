@@ -92,5 +92,17 @@ def test_the_command_acts_only_for_the_organisation_of_the_person_named(closed):
         call_command("export_report", "--licence", event.licence.number, "--as", "elsewhere", "--final")
     with pytest.raises(CommandError, match="No active user is named 'nobody'"):
         call_command("export_report", "--licence", event.licence.number, "--as", "nobody", "--final")
-    with pytest.raises(CommandError, match="--as"):
-        call_command("export_report", "--licence", event.licence.number, "--final")
+
+
+def test_the_operator_exports_any_licence_without_naming_a_person(closed, client, tmp_path):  # R:R1
+    """The issue's own command line: read-only, so the operator at the server (who
+    can read the database anyway) needs no --as; with --as it is cut to a person."""
+    event, treasurer = closed
+    target = tmp_path / "period-1.csv"
+    argv = ["--licence", event.licence.number, "--period", "1", "--format", "csv", "--output", str(target)]
+    call_command("export_report", *argv, stderr=io.StringIO())
+    client.force_login(treasurer)
+    assert target.read_bytes() == client.get(f"/treasury/{event.pk}/reports/period/1.csv").content
+    ledger = io.StringIO()
+    call_command("export_ledger", "--licence", event.licence.number, stdout=ledger)
+    assert ledger.getvalue().startswith("draw_number,draw_date,ticket_sales,") and ledger.getvalue().count("\n") == 5

@@ -62,7 +62,7 @@ def test_an_operator_adds_a_treasurer_to_one_charity(two_charities):  # R:D7
     assert list(organisations_of(pat)) == [lions]
     assert set(pat.groups.values_list("name", flat=True)) == {roles.TREASURER}  # the records' permissions
     entry = AuditEntry.objects.get(action="licensing.membership.add")
-    assert entry.data == {"user": "pat", "organisation": "Lakeshore Lions", "role": "treasurer"}
+    assert entry.data == {"user": "pat", "user_id": pat.pk, "organisation": "Lakeshore Lions", "role": "treasurer"}
     assert entry.chain == lions.pk and AuditEntry.objects.filter(action="core.user.create").exists()
 
 

@@ -305,7 +305,7 @@ def _records_of_the_world(model, world):
     rows = model._default_manager.order_by("pk")
     if model is get_user_model():
         return rows.filter(pk=users[roles.SELLER].pk)
-    if model is AuditEntry:  # an entry of the world's own organisation's chain (system entries may be shared)
+    if model is AuditEntry:  # an entry of the world's own organisation's chain
         return trail_of(users[roles.AUDITOR]).filter(chain=world["event"].licence.organisation_id).order_by("pk")
     if model is TOTPDevice:
         return rows.filter(user=users[roles.TREASURER])

@@ -45,7 +45,8 @@ def membership_add(*, actor, user, organisation: Organisation, role: str) -> Mem
             actor=actor,
             action="licensing.membership.add",
             obj=membership,
-            data={"user": user.get_username(), "organisation": organisation.name, "role": role},
+            # user_id: who worked for the organisation, whatever they are called later (core.scope.members_of)
+            data={"user": user.get_username(), "user_id": user.pk, "organisation": organisation.name, "role": role},
         )
     return membership
 
@@ -55,7 +56,12 @@ def membership_remove(*, actor, membership: Membership) -> None:
     """`membership.user` no longer holds that role in that organisation (audited)."""
     membership = Membership.objects.select_for_update().select_related("user", "organisation").get(pk=membership.pk)
     user, organisation = membership.user, membership.organisation
-    data = {"user": user.get_username(), "organisation": organisation.name, "role": membership.role}
+    data = {
+        "user": user.get_username(),
+        "user_id": user.pk,
+        "organisation": organisation.name,
+        "role": membership.role,
+    }
     membership.delete()
     role_groups_sync(user)
     audit_record(actor=actor, action="licensing.membership.remove", organisation=organisation, data=data)

@@ -1,4 +1,4 @@
-"""python manage.py export_ledger --licence NUMBER --as USERNAME > ledger.csv"""
+"""python manage.py export_ledger --licence NUMBER [--as USERNAME] > ledger.csv"""
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -12,7 +12,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--licence", required=True, help="The licence number, as printed on the licence.")
-        add_acting_argument(parser)
+        add_acting_argument(parser, required=False)  # read-only: as export_report
 
     def handle(self, *args, **options):
         # Another organisation's licence reads as an unknown one (#15).

@@ -24,7 +24,9 @@ class Command(BaseCommand):
         which.add_argument("--final", action="store_true", help="The final report.")
         parser.add_argument("--format", choices=["pdf", "csv"], default="pdf", dest="file_format")
         parser.add_argument("--output", help="The file to write; standard output when absent.")
-        add_acting_argument(parser)
+        # Read-only, like verify_deck: the operator at the server (who can read the
+        # database anyway) exports any licence; --as limits it to a person's organisations.
+        add_acting_argument(parser, required=False)
 
     def handle(self, *args, **options):
         # Another organisation's licence reads as an unknown one (#15).
