@@ -10,7 +10,7 @@ core.audit_verify (re-exported here).
 import re
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from core.audit_chain import GENESIS_HASH, SYSTEM_CHAIN, canonical, chain_of, entry_mac, lock_chain
@@ -26,6 +26,7 @@ __all__ = [
     "audit_record",
     "audit_verify",
     "chain_head",
+    "chain_heads",
     "parse_anchors",
     "verify_anchor",
     "verify_incremental",
@@ -77,6 +78,29 @@ def chain_head(organisation=None) -> Anchor | None:
     chain = int(getattr(organisation, "pk", organisation) or SYSTEM_CHAIN)
     row = AuditEntry.objects.filter(chain=chain).order_by("-seq").values_list("id", "hash", "seq").first()
     return Anchor(entry_id=row[0], hash=row[1], chain=chain, seq=row[2]) if row else None
+
+
+# Each chain's newest entry, one index probe per chain in one statement.
+HEADS_SQL = """
+SELECT c.chain, h.id, h.hash, h.seq
+FROM unnest(%s::bigint[]) AS c(chain)
+CROSS JOIN LATERAL (
+    SELECT e.id, e.hash, e.seq FROM core_auditentry e WHERE e.chain = c.chain ORDER BY e.seq DESC LIMIT 1
+) AS h
+"""
+
+
+def chain_heads(chains) -> dict[int, Anchor]:
+    """`chain_head` of several chains (organisation ids, SYSTEM_CHAIN for the
+    system chain) in one query: {chain: anchor}, empty chains left out."""
+    chains = [int(chain) for chain in chains]
+    if connection.vendor != "postgresql":
+        return {chain: head for chain in chains if (head := chain_head(chain or None)) is not None}
+    with connection.cursor() as cursor:
+        cursor.execute(HEADS_SQL, [chains])
+        return {
+            chain: Anchor(entry_id=pk, hash=hash, chain=chain, seq=seq) for chain, pk, hash, seq in cursor.fetchall()
+        }
 
 
 # How an anchor is printed on a report ("Audit anchor 1234:<64 hex>"); a PDF's

@@ -13,8 +13,10 @@ What each check finds (docs/auditor-guide.md):
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import groupby
 
-from django.db import IntegrityError, connection, transaction
+from django.db import connection
+from django.db.models import Q
 from django.utils import timezone
 
 from core.audit_chain import GENESIS_HASH, entry_mac, text_mac
@@ -64,11 +66,11 @@ class _Walk:
     reason: str = ""
 
 
-def _walk(chain: int, *, after_seq: int, prev_hash: str, prev_id: int | None, chunk_size: int) -> _Walk:
-    """Check the chain's entries after position `after_seq`, in order."""
+def _walk(chain: int, rows, *, after_seq: int, prev_hash: str, prev_id: int | None) -> _Walk:
+    """Check the chain's entries after position `after_seq` (`rows`: the chain's
+    entries after it, in order)."""
     seq, entry_id, checked = after_seq, prev_id, 0
-    rows = AuditEntry.objects.filter(chain=chain, seq__gt=after_seq).order_by("seq").values_list(*FIELDS)
-    for row in rows.iterator(chunk_size=chunk_size):
+    for row in rows:
         fields = dict(zip(FIELDS, row, strict=True))
         stored, row_id = fields.pop("hash"), fields.pop("id")
         if fields["seq"] != seq + 1 or fields["prev_hash"] != prev_hash:
@@ -85,33 +87,67 @@ def _walk(chain: int, *, after_seq: int, prev_hash: str, prev_id: int | None, ch
     return _Walk(True, seq, entry_id, prev_hash, checked)
 
 
+def _rows_by_chain(after: dict[int, int], *, one_query: bool, chunk_size: int):
+    """(chain, rows) for each chain of `after` ({chain: position verified}), in
+    chain order, each chain's entries after that position in order. The page's
+    check reads every chain's new entries in one query; the full check reads
+    chain by chain through the (chain, seq) index (no sort of the whole trail)."""
+    entries = AuditEntry.objects.order_by("chain", "seq").values_list(*FIELDS)
+    if not after:
+        return
+    if one_query:
+        wanted = Q()
+        for chain, seq in after.items():
+            wanted |= Q(chain=chain, seq__gt=seq)
+        rows = entries.filter(wanted).iterator(chunk_size=chunk_size)
+        groups = groupby(rows, key=lambda row: row[1])  # FIELDS[1] is the chain
+    else:
+        groups = (
+            (chain, entries.filter(chain=chain, seq__gt=seq).iterator(chunk_size=chunk_size))
+            for chain, seq in sorted(after.items())
+        )
+    current = next(groups, None)
+    for chain in sorted(after):
+        while current is not None and current[0] < chain:
+            current = next(groups, None)
+        if current is not None and current[0] == chain:
+            yield chain, current[1]
+            current = next(groups, None)
+        else:
+            yield chain, iter(())
+
+
 def _checkpoint_mac(*, chain, seq, entry_id, hash, full_verified_at) -> str:
     full = full_verified_at.isoformat() if full_verified_at else ""
     return text_mac(f"checkpoint|{chain}|{seq}|{entry_id}|{hash}|{full}")
 
 
-def _save_checkpoint(chain: int, walk: _Walk, *, full_verified_at) -> None:
-    if walk.entry_id is None:
-        return
-    values = {
-        "seq": walk.seq,
-        "entry_id": walk.entry_id,
-        "hash": walk.hash,
-        "verified_at": timezone.now(),
-        "full_verified_at": full_verified_at,
-    }
-    values["mac"] = _checkpoint_mac(
-        chain=chain,
-        seq=walk.seq,
-        entry_id=walk.entry_id,
-        hash=walk.hash,
-        full_verified_at=full_verified_at,
-    )
-    try:
-        with transaction.atomic():
-            AuditCheckpoint.objects.update_or_create(chain=chain, defaults=values)
-    except IntegrityError:
-        pass  # another check saved the same chain's checkpoint at the same moment
+def _save_checkpoints(walks: dict[int, tuple[_Walk, object]]) -> None:
+    """Each chain's checkpoint after a check, all in one statement (an upsert:
+    two checks at the same moment both succeed, the later one's row stays)."""
+    now = timezone.now()
+    rows = [
+        AuditCheckpoint(
+            chain=chain,
+            seq=walk.seq,
+            entry_id=walk.entry_id,
+            hash=walk.hash,
+            verified_at=now,
+            full_verified_at=full_at,
+            mac=_checkpoint_mac(
+                chain=chain, seq=walk.seq, entry_id=walk.entry_id, hash=walk.hash, full_verified_at=full_at
+            ),
+        )
+        for chain, (walk, full_at) in walks.items()
+        if walk.entry_id is not None
+    ]
+    if rows:
+        AuditCheckpoint.objects.bulk_create(
+            rows,
+            update_conflicts=True,
+            unique_fields=["chain"],
+            update_fields=["seq", "entry_id", "hash", "verified_at", "full_verified_at", "mac"],
+        )
 
 
 def _genuine(checkpoint: AuditCheckpoint) -> bool:
@@ -148,29 +184,51 @@ def _chains(checkpoints: dict) -> list[int]:
 
 
 def _verify(*, incremental: bool, chunk_size: int) -> ChainReport:
+    """A fixed number of queries whatever the number of chains: the
+    checkpoints, the chains, the entries each checkpoint names, the entries
+    after them, and one write of the new checkpoints."""
     checkpoints = {c.chain: c for c in AuditCheckpoint.objects.all()}
-    total = checked = 0
-    full_times = []
-    now = timezone.now()
+    starts = {}
     for chain in _chains(checkpoints):
         start = checkpoints.get(chain)
-        if start is not None and not _genuine(start):
-            start = None  # a checkpoint nobody with the key wrote: start from the first entry
-        if incremental and start is not None:
-            kept = AuditEntry.objects.filter(pk=start.entry_id).values_list("chain", "seq", "hash").first()
-            if kept != (chain, start.seq, start.hash):
+        starts[chain] = start if start is not None and _genuine(start) else None  # forged: from the first entry
+    resume = {chain: start for chain, start in starts.items() if incremental and start is not None}
+    kept = {}
+    if resume:
+        named = AuditEntry.objects.filter(pk__in=[start.entry_id for start in resume.values()])
+        kept = {row[0]: row[1:] for row in named.values_list("id", "chain", "seq", "hash")}
+    walks: dict[int, tuple[_Walk, object]] = {}
+    after = {chain: (resume[chain].seq if chain in resume else 0) for chain in starts}
+    broken = _walk_all(_rows_by_chain(after, one_query=incremental, chunk_size=chunk_size), starts, resume, kept, walks)
+    _save_checkpoints(walks)  # the chains verified before a break keep their progress
+    if broken is not None:
+        return broken
+    full_times = [full_at for _, full_at in walks.values()]
+    oldest_full = min((t for t in full_times if t), default=None) if all(full_times) else None
+    total = sum(walk.seq for walk, _ in walks.values())
+    checked = sum(walk.checked for walk, _ in walks.values())
+    return ChainReport(True, total, checked=checked, full_verified_at=oldest_full)
+
+
+def _walk_all(chains, starts, resume, kept, walks) -> ChainReport | None:
+    """Walk each chain in turn, recording each intact walk in `walks`; the
+    report of the first break, or None."""
+    total = checked = 0
+    now = timezone.now()
+    for chain, rows in chains:
+        start = starts[chain]
+        if chain in resume:
+            if kept.get(start.entry_id) != (chain, start.seq, start.hash):
                 return ChainReport(
                     False,
                     total,
                     start.entry_id,
                     "the entry verified last time is missing or changed (entries deleted, or the table truncated)",
                 )
-            walk = _walk(
-                chain, after_seq=start.seq, prev_hash=start.hash, prev_id=start.entry_id, chunk_size=chunk_size
-            )
+            walk = _walk(chain, rows, after_seq=start.seq, prev_hash=start.hash, prev_id=start.entry_id)
             full_at = start.full_verified_at
         else:
-            walk = _walk(chain, after_seq=0, prev_hash=GENESIS_HASH, prev_id=None, chunk_size=chunk_size)
+            walk = _walk(chain, rows, after_seq=0, prev_hash=GENESIS_HASH, prev_id=None)
             full_at = now
             if start is not None and walk.ok and walk.seq < start.seq:
                 return ChainReport(
@@ -184,10 +242,8 @@ def _verify(*, incremental: bool, chunk_size: int) -> ChainReport:
         checked += walk.checked
         if not walk.ok:
             return ChainReport(False, total, walk.bad_id, walk.reason, checked)
-        _save_checkpoint(chain, walk, full_verified_at=full_at)
-        full_times.append(full_at)
-    oldest_full = min((t for t in full_times if t), default=None) if all(full_times) else None
-    return ChainReport(True, total, checked=checked, full_verified_at=oldest_full)
+        walks[chain] = (walk, full_at)
+    return None
 
 
 def audit_verify(*, chunk_size: int = 5000) -> ChainReport:

@@ -41,5 +41,7 @@ def user_roles(request) -> dict:
     elif user.is_superuser:
         held = set(roles.ALL_ROLES)
     else:
-        held = roles.user_roles(user)
+        held = getattr(request, "role_names", None)  # read by core.roles.role_required for this request
+        if held is None:
+            held = roles.user_roles(user)
     return {"roles": held, "nav_links": nav_links(held, request.path)}

@@ -10,6 +10,7 @@ class DomainError(Exception):
     """A business rule refused the request. Nothing was changed."""
 
     def __init__(self, message: str, *, rule: str | None = None):
+        message = str(message)  # a lazy translation is read now, in the language of the request that raised it
         super().__init__(message)
         self.message = message
         self.rule = rule  # the RULES.md ID the refusal enforces, when there is one

@@ -12,6 +12,7 @@ altered behind the application's back breaks the chain and
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class AppendOnlyQuerySet(models.QuerySet):
@@ -41,8 +42,10 @@ class AppendOnlyModel(models.Model):
 
 
 class AuditEntry(AppendOnlyModel):
-    chain = models.PositiveBigIntegerField(default=0, help_text="The organisation's id; 0 for the system chain.")
-    seq = models.PositiveBigIntegerField(help_text="Position in its chain, from 1.")
+    chain = models.PositiveBigIntegerField(
+        default=0, help_text=gettext_lazy("The organisation's id; 0 for the system chain.")
+    )
+    seq = models.PositiveBigIntegerField(help_text=gettext_lazy("Position in its chain, from 1."))
     at = models.DateTimeField(db_index=True)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -50,10 +53,10 @@ class AuditEntry(AppendOnlyModel):
         blank=True,
         on_delete=models.PROTECT,
         related_name="+",
-        help_text="Empty for the system itself (commands, scheduled jobs).",
+        help_text=gettext_lazy("Empty for the system itself (commands, scheduled jobs)."),
     )
-    actor_label = models.CharField(max_length=150, help_text="Username at the time.")
-    action = models.CharField(max_length=80, db_index=True, help_text="app.entity.verb")
+    actor_label = models.CharField(max_length=150, help_text=gettext_lazy("Username at the time."))
+    action = models.CharField(max_length=80, db_index=True, help_text=gettext_lazy("app.entity.verb"))
     object_type = models.CharField(max_length=80, blank=True)
     object_id = models.CharField(max_length=64, blank=True)
     object_repr = models.CharField(max_length=200, blank=True)
@@ -84,7 +87,9 @@ class AuditCheckpoint(models.Model):
     entry_id = models.BigIntegerField()
     hash = models.CharField(max_length=64)
     verified_at = models.DateTimeField()
-    full_verified_at = models.DateTimeField(null=True, blank=True, help_text="Last check from the first entry.")
+    full_verified_at = models.DateTimeField(
+        null=True, blank=True, help_text=gettext_lazy("Last check from the first entry.")
+    )
     mac = models.CharField(max_length=64)
 
     def __str__(self) -> str:
@@ -100,7 +105,9 @@ class Submission(models.Model):
     token = models.CharField(max_length=64, unique=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     made_at = models.DateTimeField(auto_now_add=True)
-    result = models.CharField(max_length=500, blank=True, help_text="Where the first submission's result is shown.")
+    result = models.CharField(
+        max_length=500, blank=True, help_text=gettext_lazy("Where the first submission's result is shown.")
+    )
 
     def __str__(self) -> str:
         return f"submission {self.token[:8]}… by {self.user_id}"

@@ -7,6 +7,9 @@ rounds; everything else asks it.
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 
+from django.utils import translation
+from django.utils.translation import gettext_lazy
+
 from core.errors import DomainError
 
 CENT = Decimal("0.01")
@@ -31,7 +34,7 @@ class Rounding:
 
     CENT = "cent"
     DOLLAR = "dollar"
-    CHOICES = [(CENT, "Down to the cent"), (DOLLAR, "Down to the whole dollar")]
+    CHOICES = [(CENT, gettext_lazy("Down to the cent")), (DOLLAR, gettext_lazy("Down to the whole dollar"))]
 
     @classmethod
     def quantum(cls, rule: str) -> Decimal:
@@ -120,6 +123,12 @@ def format_money_in(amount: Decimal | None, language: str) -> str:
     if amount is None or not language.startswith("fr"):
         return format_money(amount)
     return f"{amount:,.2f}".replace(",", "\u00a0").replace(".", ",") + "\u00a0$"
+
+
+def format_money_here(amount: Decimal | None) -> str:
+    """An amount as the reader's language writes it (the active translation,
+    as the `money` filter does): for the sentences a page or a refusal shows."""
+    return format_money_in(amount, translation.get_language() or "en")
 
 
 def prizes_of(sales: Decimal, *, rounding: str = Rounding.CENT) -> Decimal:

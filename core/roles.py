@@ -120,7 +120,9 @@ def role_required(*roles: str):
         def wrapped(request, *args, **kwargs):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
-            if not user_has_role(request.user, *roles):
+            held = set(ALL_ROLES) if request.user.is_superuser else user_roles(request.user)
+            request.role_names = held  # read once: the navigation (core.context_processors) shows the same
+            if not held & set(roles):
                 raise PermissionDenied
             request.acting_roles = roles  # core.scope.own: records of the organisations where they hold one
             return view(request, *args, **kwargs)

@@ -3,6 +3,7 @@
 import datetime
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from licensing.models import (
@@ -19,39 +20,45 @@ DATE = forms.DateInput(attrs={"type": "date"})
 
 
 class EligibilityForm(forms.Form):
-    is_non_profit = forms.BooleanField(label="It is a non-profit organisation", required=False)
+    is_non_profit = forms.BooleanField(label=gettext_lazy("It is a non-profit organisation"), required=False)
     non_profit_evidence = forms.CharField(
-        label="Evidence of non-profit status",
+        label=gettext_lazy("Evidence of non-profit status"),
         max_length=300,
         required=False,
-        help_text="e.g. letters patent number, CRA registration letter",
+        help_text=gettext_lazy("e.g. letters patent number, CRA registration letter"),
     )
-    located_in_ontario = forms.BooleanField(label="It is located in Ontario", required=False)
-    location_evidence = forms.CharField(label="Evidence of its Ontario location", max_length=300, required=False)
-    charitable_activity_since = forms.DateField(label="Charitable activity since", required=False, widget=DATE)
+    located_in_ontario = forms.BooleanField(label=gettext_lazy("It is located in Ontario"), required=False)
+    location_evidence = forms.CharField(
+        label=gettext_lazy("Evidence of its Ontario location"), max_length=300, required=False
+    )
+    charitable_activity_since = forms.DateField(
+        label=gettext_lazy("Charitable activity since"), required=False, widget=DATE
+    )
     activity_evidence = forms.CharField(
-        label="Evidence of its charitable activity",
+        label=gettext_lazy("Evidence of its charitable activity"),
         max_length=300,
         required=False,
-        help_text="e.g. annual reports of the last two years",
+        help_text=gettext_lazy("e.g. annual reports of the last two years"),
     )
     purpose = forms.ChoiceField(
-        label="Its purpose", choices=[("", "Choose…"), *CharitablePurpose.choices], required=False
+        label=gettext_lazy("Its purpose"), choices=[("", "Choose…"), *CharitablePurpose.choices], required=False
     )
     purpose_description = forms.CharField(
-        label="What it does (its objects)", widget=forms.Textarea(attrs={"rows": 3}), required=False
+        label=gettext_lazy("What it does (its objects)"), widget=forms.Textarea(attrs={"rows": 3}), required=False
     )
 
 
 class ApplicationForm(forms.Form):
-    organisation = forms.ModelChoiceField(queryset=Organisation.objects.all(), label="Organisation")
-    applicant_kind = forms.ChoiceField(choices=ApplicantKind.choices, label="Applicant")
-    authority_kind = forms.ChoiceField(choices=AuthorityKind.choices, label="Licensing authority")
+    organisation = forms.ModelChoiceField(queryset=Organisation.objects.all(), label=gettext_lazy("Organisation"))
+    applicant_kind = forms.ChoiceField(choices=ApplicantKind.choices, label=gettext_lazy("Applicant"))
+    authority_kind = forms.ChoiceField(choices=AuthorityKind.choices, label=gettext_lazy("Licensing authority"))
     authority_name = forms.CharField(
-        max_length=150, label="Authority's name", help_text="e.g. City of Owen Sound, or AGCO"
+        max_length=150,
+        label=gettext_lazy("Authority's name"),
+        help_text=gettext_lazy("e.g. City of Owen Sound, or AGCO"),
     )
-    sales_channel = forms.ChoiceField(choices=SalesChannel.choices, label="Sales channel")
-    prize_board = forms.CharField(max_length=20, label="Prize board ($)", help_text="e.g. 50000")
+    sales_channel = forms.ChoiceField(choices=SalesChannel.choices, label=gettext_lazy("Sales channel"))
+    prize_board = forms.CharField(max_length=20, label=gettext_lazy("Prize board ($)"), help_text="e.g. 50000")
 
     def __init__(self, *args, organisations=None, **kwargs):
         """`organisations`: those the person applying works for (core.scope)."""
@@ -71,7 +78,7 @@ def parse_schedule_lines(text: str) -> list[tuple[datetime.date, str]]:
             draws.append((datetime.date.fromisoformat(day), amount))
         except ValueError:
             raise forms.ValidationError(
-                f"Line {number} should look like 2027-02-04, 1500 (date, maximum sales)."
+                gettext("Line %(number)s should look like 2027-02-04, 1500 (date, maximum sales).") % {"number": number}
             ) from None
     return draws
 

@@ -2,8 +2,8 @@
 rank then suit, `AS` for the Ace of Spades, `QD` for the queen of diamonds,
 `10H` for the ten of hearts."""
 
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from raffle.errors import RaffleError
 
@@ -75,7 +75,10 @@ def parse_card(text: str) -> str:
         value = "10" + value[1:]
     if value not in DECK:
         raise RaffleError(
-            f"{raw!r} is not a playing card. Write the rank then the suit, "
-            "for example QD for the Queen of Diamonds or AS for the Ace of Spades."
+            gettext(
+                "%(raw)s is not a playing card. Write the rank then the suit, for example QD for the Queen "
+                "of Diamonds or AS for the Ace of Spades."
+            )
+            % {"raw": repr(raw)}
         )
     return value

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from core.money import format_money
@@ -44,24 +45,32 @@ class LicenceAmendment(models.Model):
     kind = models.CharField(max_length=20, choices=AmendmentKind.choices, default=AmendmentKind.CHANNEL)
     from_channel = models.CharField(max_length=20, choices=SalesChannel.choices, blank=True, default="")
     to_channel = models.CharField(max_length=20, choices=SalesChannel.choices, blank=True, default="")
-    from_value = models.CharField(max_length=300, blank=True, help_text="The figure in force when requested.")
+    from_value = models.CharField(
+        max_length=300, blank=True, help_text=gettext_lazy("The figure in force when requested.")
+    )
     new_prize_board = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
     new_expires_on = models.DateField(null=True, blank=True)
     new_draw_place = models.CharField(max_length=200, blank=True)
-    notice_given_on = models.DateField(help_text="Day the written request went to the licensing authority.")
-    effective_on = models.DateField(help_text="First day of the new figure; draws from then on.")
+    notice_given_on = models.DateField(
+        help_text=gettext_lazy("Day the written request went to the licensing authority.")
+    )
+    effective_on = models.DateField(help_text=gettext_lazy("First day of the new figure; draws from then on."))
     letterhead = models.FileField(upload_to=_letterhead_path, blank=True)
     letterhead_note = models.CharField(
-        max_length=300, blank=True, help_text="Where the signed letter on letterhead is kept, if not attached."
+        max_length=300,
+        blank=True,
+        help_text=gettext_lazy("Where the signed letter on letterhead is kept, if not attached."),
     )
-    signed_by = models.JSONField(default=list, help_text="The Licence Application signers who signed the request.")
+    signed_by = models.JSONField(
+        default=list, help_text=gettext_lazy("The Licence Application signers who signed the request.")
+    )
     safety_plan = models.ForeignKey(
         SafetyPlan,
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="amendments",
-        help_text="The version of the safety and security plan in force when requested.",
+        help_text=gettext_lazy("The version of the safety and security plan in force when requested."),
     )
     status = models.CharField(max_length=20, choices=AmendmentStatus.choices, default=AmendmentStatus.REQUESTED)
     approved_on = models.DateField(null=True, blank=True)

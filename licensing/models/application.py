@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from licensing.checklist import ChecklistItem, DocumentKind, checklist_items
 from licensing.models.licence import (
@@ -23,13 +24,13 @@ AGCO_PROCESSING_DAYS = 42
 
 
 class ApplicantKind(models.TextChoices):
-    FIRST_TIME = "first_time", "First-time applicant"
-    RETURNING = "returning", "Returning applicant"
+    FIRST_TIME = "first_time", gettext_lazy("First-time applicant")
+    RETURNING = "returning", gettext_lazy("Returning applicant")
 
 
 class ApplicationStatus(models.TextChoices):
-    DRAFT = "draft", "Being prepared"
-    SUBMITTED = "submitted", "Submitted"
+    DRAFT = "draft", gettext_lazy("Being prepared")
+    SUBMITTED = "submitted", gettext_lazy("Submitted")
 
 
 class Application(models.Model):
@@ -47,7 +48,7 @@ class Application(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="application",
-        help_text="The licence granted on this application, once recorded.",
+        help_text=gettext_lazy("The licence granted on this application, once recorded."),
     )
     safety_plan = models.ForeignKey(
         SafetyPlan,
@@ -55,7 +56,7 @@ class Application(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="applications",
-        help_text="The version of the safety and security plan filed with the application.",
+        help_text=gettext_lazy("The version of the safety and security plan filed with the application."),
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -138,7 +139,9 @@ class ApplicationDocument(models.Model):
     note = models.CharField(
         max_length=300,
         blank=True,
-        help_text="Why there is no file, e.g. not registered with the CRA; original in the binder, tab 3.",
+        help_text=gettext_lazy(
+            "Why there is no file, e.g. not registered with the CRA; original in the binder, tab 3."
+        ),
     )
     attached_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -166,9 +169,9 @@ class ApplicationSigner(models.Model):
 
     application = models.ForeignKey(Application, on_delete=models.CASCADE, related_name="signers")
     name = models.CharField(max_length=150)
-    title = models.CharField(max_length=150, help_text="e.g. President, Treasurer.")
+    title = models.CharField(max_length=150, help_text=gettext_lazy("e.g. President, Treasurer."))
     date_of_birth = models.DateField(
-        null=True, blank=True, help_text="Recorded before they sign: signers are 18 or over (L13)."
+        null=True, blank=True, help_text=gettext_lazy("Recorded before they sign: signers are 18 or over (L13).")
     )
     position = models.PositiveIntegerField(default=1)
 

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from licensing.models.licence import Licence
 
@@ -15,11 +16,13 @@ AUDITED_STATEMENT_DUE_DAYS = 120  # R:R3
 
 class AuditedStatementRequest(models.Model):
     licence = models.ForeignKey(Licence, on_delete=models.PROTECT, related_name="audited_statement_requests")
-    requested_on = models.DateField(help_text="The date of the Registrar's written request.")
-    requested_by = models.CharField(max_length=150, help_text="Who asked, e.g. the AGCO Registrar.")
-    reference = models.CharField(max_length=100, blank=True, help_text="The request's reference, if any.")
+    requested_on = models.DateField(help_text=gettext_lazy("The date of the Registrar's written request."))
+    requested_by = models.CharField(max_length=150, help_text=gettext_lazy("Who asked, e.g. the AGCO Registrar."))
+    reference = models.CharField(max_length=100, blank=True, help_text=gettext_lazy("The request's reference, if any."))
     delivered_on = models.DateField(null=True, blank=True)
-    audited_by = models.CharField(max_length=150, blank=True, help_text="The public accountant who audited it.")
+    audited_by = models.CharField(
+        max_length=150, blank=True, help_text=gettext_lazy("The public accountant who audited it.")
+    )
     delivery_reference = models.CharField(max_length=100, blank=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(default=timezone.now, editable=False)

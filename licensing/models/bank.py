@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from licensing.models.treasury import MONEY, TrustAccount
 
@@ -19,7 +20,9 @@ class InterestCredit(models.Model):
     account = models.ForeignKey(TrustAccount, on_delete=models.PROTECT, related_name="interest_credits")
     credited_on = models.DateField()
     amount = models.DecimalField(**MONEY)
-    evidence_reference = models.CharField(max_length=120, help_text="The statement that shows the credit.")
+    evidence_reference = models.CharField(
+        max_length=120, help_text=gettext_lazy("The statement that shows the credit.")
+    )
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(default=timezone.now, editable=False)
 
@@ -62,10 +65,12 @@ class BankStatementLine(models.Model):
     """One line of a statement: date, description, signed amount, running balance."""
 
     statement = models.ForeignKey(BankStatement, on_delete=models.PROTECT, related_name="lines")
-    line_number = models.PositiveIntegerField(help_text="Its row in the file, the header being row 1.")
+    line_number = models.PositiveIntegerField(help_text=gettext_lazy("Its row in the file, the header being row 1."))
     posted_on = models.DateField()
     description = models.CharField(max_length=300)
-    amount = models.DecimalField(max_digits=12, decimal_places=2, help_text="Credits positive, debits negative.")
+    amount = models.DecimalField(
+        max_digits=12, decimal_places=2, help_text=gettext_lazy("Credits positive, debits negative.")
+    )
     balance = models.DecimalField(max_digits=12, decimal_places=2)
 
     class Meta:

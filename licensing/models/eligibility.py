@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from licensing.models.organisation import Organisation
 
@@ -15,11 +16,11 @@ MIN_CHARITABLE_ACTIVITY_DAYS = 365
 
 
 class CharitablePurpose(models.TextChoices):
-    RELIEF_OF_POVERTY = "relief_of_poverty", "Relieving poverty"
-    EDUCATION = "education", "Advancing education"
-    RELIGION = "religion", "Advancing religion"
-    COMMUNITY = "community", "Benefiting the community"
-    PRIVATE_INTEREST = "private_interest", "Serving members' private interests (not eligible)"
+    RELIEF_OF_POVERTY = "relief_of_poverty", gettext_lazy("Relieving poverty")
+    EDUCATION = "education", gettext_lazy("Advancing education")
+    RELIGION = "religion", gettext_lazy("Advancing religion")
+    COMMUNITY = "community", gettext_lazy("Benefiting the community")
+    PRIVATE_INTEREST = "private_interest", gettext_lazy("Serving members' private interests (not eligible)")
 
     @classmethod
     def eligible(cls) -> list[str]:
@@ -34,21 +35,21 @@ class Eligibility(models.Model):
     organisation = models.OneToOneField(Organisation, on_delete=models.PROTECT, related_name="eligibility")
     is_non_profit = models.BooleanField(default=False)
     non_profit_evidence = models.CharField(
-        max_length=300, blank=True, help_text="e.g. letters patent no. 1234567, CRA registration letter."
+        max_length=300, blank=True, help_text=gettext_lazy("e.g. letters patent no. 1234567, CRA registration letter.")
     )
     located_in_ontario = models.BooleanField(default=False)
     location_evidence = models.CharField(
-        max_length=300, blank=True, help_text="e.g. head office address, property tax bill."
+        max_length=300, blank=True, help_text=gettext_lazy("e.g. head office address, property tax bill.")
     )
     charitable_activity_since = models.DateField(
-        null=True, blank=True, help_text="When the organisation began its charitable work."
+        null=True, blank=True, help_text=gettext_lazy("When the organisation began its charitable work.")
     )
     activity_evidence = models.CharField(
-        max_length=300, blank=True, help_text="e.g. annual reports 2024 and 2025, financial statements."
+        max_length=300, blank=True, help_text=gettext_lazy("e.g. annual reports 2024 and 2025, financial statements.")
     )
     purpose = models.CharField(max_length=30, choices=CharitablePurpose.choices, blank=True)
     purpose_description = models.TextField(
-        blank=True, help_text="What the organisation does, in its own words (its objects)."
+        blank=True, help_text=gettext_lazy("What the organisation does, in its own words (its objects).")
     )
     assessed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"

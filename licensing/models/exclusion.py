@@ -5,15 +5,16 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from licensing.models.organisation import Organisation
 
 
 class ExclusionReason(models.TextChoices):
-    BOARD = "board", "Board member"
-    VOLUNTEER = "volunteer", "Draw volunteer"
-    SUPPLIER_STAFF = "supplier_staff", "Electronic raffle supplier staff"
-    HOUSEHOLD = "household", "Household of an excluded person"
+    BOARD = "board", gettext_lazy("Board member")
+    VOLUNTEER = "volunteer", gettext_lazy("Draw volunteer")
+    SUPPLIER_STAFF = "supplier_staff", gettext_lazy("Electronic raffle supplier staff")
+    HOUSEHOLD = "household", gettext_lazy("Household of an excluded person")
 
 
 class ExcludedPerson(models.Model):
@@ -22,7 +23,7 @@ class ExcludedPerson(models.Model):
 
     organisation = models.ForeignKey(Organisation, on_delete=models.PROTECT, related_name="excluded_persons")
     full_name = models.CharField(max_length=150)
-    contact = models.CharField(max_length=200, blank=True, help_text="Phone or e-mail, when known.")
+    contact = models.CharField(max_length=200, blank=True, help_text=gettext_lazy("Phone or e-mail, when known."))
     reason = models.CharField(max_length=20, choices=ExclusionReason.choices)
     added_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     added_at = models.DateTimeField(default=timezone.now, editable=False)

@@ -5,6 +5,7 @@ from decimal import Decimal
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from licensing.models.organisation import Organisation
 
@@ -14,16 +15,16 @@ LOCAL_AUTHORITY_PRIZE_BOARD_CAP = Decimal("50000.00")
 
 
 class AuthorityKind(models.TextChoices):
-    MUNICIPALITY = "municipality", "Municipality"
-    FIRST_NATION = "first_nation", "First Nation"
-    AGCO = "agco", "AGCO"
+    MUNICIPALITY = "municipality", gettext_lazy("Municipality")
+    FIRST_NATION = "first_nation", gettext_lazy("First Nation")
+    AGCO = "agco", gettext_lazy("AGCO")
 
 
 class SalesChannel(models.TextChoices):
-    PAPER_ROLL = "paper_roll", "Paper roll tickets"
-    PAPER_STUB = "paper_stub", "Paper stub tickets"
-    ELECTRONIC = "electronic", "Electronic in-person"
-    ONLINE = "online", "Online"
+    PAPER_ROLL = "paper_roll", gettext_lazy("Paper roll tickets")
+    PAPER_STUB = "paper_stub", gettext_lazy("Paper stub tickets")
+    ELECTRONIC = "electronic", gettext_lazy("Electronic in-person")
+    ONLINE = "online", gettext_lazy("Online")
 
     @classmethod
     def paper(cls) -> list[str]:
@@ -33,24 +34,24 @@ class SalesChannel(models.TextChoices):
 class FeeCollection(models.TextChoices):
     """R:L9 when the licence fee is paid, as the licence says."""
 
-    EACH_REPORT = "each_report", "With each four-draw report"
-    AT_END = "at_end", "At the end, with the final report"
+    EACH_REPORT = "each_report", gettext_lazy("With each four-draw report")
+    AT_END = "at_end", gettext_lazy("At the end, with the final report")
 
 
 class LicenceStatus(models.TextChoices):
-    ACTIVE = "active", "Active"
-    CONCLUDED = "concluded", "Concluded"
-    CANCELLED = "cancelled", "Cancelled"
+    ACTIVE = "active", gettext_lazy("Active")
+    CONCLUDED = "concluded", gettext_lazy("Concluded")
+    CANCELLED = "cancelled", gettext_lazy("Cancelled")
 
 
 class Licence(models.Model):
     number = models.CharField(max_length=40, unique=True)
     organisation = models.ForeignKey(Organisation, on_delete=models.PROTECT, related_name="licences")
     authority_kind = models.CharField(max_length=20, choices=AuthorityKind.choices)
-    authority_name = models.CharField(max_length=150, help_text="e.g. City of Owen Sound, or AGCO.")
+    authority_name = models.CharField(max_length=150, help_text=gettext_lazy("e.g. City of Owen Sound, or AGCO."))
     sales_channel = models.CharField(max_length=20, choices=SalesChannel.choices)
     prize_board = models.DecimalField(
-        max_digits=12, decimal_places=2, help_text="The most the event may award in prizes."
+        max_digits=12, decimal_places=2, help_text=gettext_lazy("The most the event may award in prizes.")
     )
     fee_rate_percent = models.DecimalField(
         max_digits=4,
@@ -61,7 +62,7 @@ class Licence(models.Model):
         max_length=20,
         choices=FeeCollection.choices,
         default=FeeCollection.EACH_REPORT,
-        help_text="When the fee is paid: with each four-draw report or at the end (L9).",
+        help_text=gettext_lazy("When the fee is paid: with each four-draw report or at the end (L9)."),
     )
     issued_on = models.DateField()
     expires_on = models.DateField()
@@ -70,20 +71,26 @@ class Licence(models.Model):
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     # R:D5 electronic and online raffles run on an AGCO-registered supplier's system.
     supplier_name = models.CharField(
-        max_length=150, blank=True, help_text="The AGCO-registered gaming supplier of the electronic raffle system."
+        max_length=150,
+        blank=True,
+        help_text=gettext_lazy("The AGCO-registered gaming supplier of the electronic raffle system."),
     )
     supplier_registration_number = models.CharField(
-        max_length=40, blank=True, help_text="The supplier's AGCO registration number."
+        max_length=40, blank=True, help_text=gettext_lazy("The supplier's AGCO registration number.")
     )
-    supplier_system_name = models.CharField(max_length=150, blank=True, help_text="The electronic raffle system.")
+    supplier_system_name = models.CharField(
+        max_length=150, blank=True, help_text=gettext_lazy("The electronic raffle system.")
+    )
     supplier_system_version = models.CharField(max_length=40, blank=True)
     system_approval_reference = models.CharField(
         max_length=120,
         blank=True,
-        help_text="The approval that allows this software's own RNG draw and electronic deck (D5, E4); "
-        "without it the electronic draw takes the supplier's result.",
+        help_text=gettext_lazy(
+            "The approval that allows this software's own RNG draw and electronic deck (D5, E4); "
+            "without it the electronic draw takes the supplier's result."
+        ),
     )
-    system_approval_on = models.DateField(null=True, blank=True, help_text="The date of that approval.")
+    system_approval_on = models.DateField(null=True, blank=True, help_text=gettext_lazy("The date of that approval."))
 
     class Meta:
         ordering = ["-issued_on", "number"]

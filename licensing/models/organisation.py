@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from core.roles import ALL_ROLES
 
@@ -10,7 +11,7 @@ from core.roles import ALL_ROLES
 class Organisation(models.Model):
     name = models.CharField(max_length=200, unique=True)
     charity_registration_number = models.CharField(
-        max_length=30, blank=True, help_text="CRA charitable registration number, e.g. 123456789RR0001."
+        max_length=30, blank=True, help_text=gettext_lazy("CRA charitable registration number, e.g. 123456789RR0001.")
     )
     street_address = models.CharField(max_length=200, blank=True)
     city = models.CharField(max_length=100, blank=True)
@@ -36,9 +37,9 @@ class BonaFideMember(models.Model):
     organisation = models.ForeignKey(Organisation, on_delete=models.PROTECT, related_name="members")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="bona_fide_memberships")
     full_name = models.CharField(max_length=150)
-    date_of_birth = models.DateField(null=True, blank=True, help_text="Members must be 18 or over (L13).")
+    date_of_birth = models.DateField(null=True, blank=True, help_text=gettext_lazy("Members must be 18 or over (L13)."))
     is_in_charge = models.BooleanField(
-        default=False, help_text="In charge of the lottery: may verify card destructions."
+        default=False, help_text=gettext_lazy("In charge of the lottery: may verify card destructions.")
     )
     is_active = models.BooleanField(default=True)
 

@@ -7,17 +7,24 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from licensing.models.treasury import IssuedReport
 
 
 class ReportReturn(models.Model):
     report = models.OneToOneField(IssuedReport, on_delete=models.PROTECT, related_name="return_record")
-    returned_on = models.DateField(help_text="Day the licensing officer sent the report back.")
-    returned_by = models.CharField(max_length=150, help_text="The licensing officer and their office.")
-    reasons = models.TextField(help_text="What the officer asked to be corrected or added, in their words.")
-    reference = models.CharField(max_length=100, blank=True, help_text="The officer's letter or e-mail reference.")
-    refile_by = models.DateField(null=True, blank=True, help_text="The day the corrected report is due, if given.")
+    returned_on = models.DateField(help_text=gettext_lazy("Day the licensing officer sent the report back."))
+    returned_by = models.CharField(max_length=150, help_text=gettext_lazy("The licensing officer and their office."))
+    reasons = models.TextField(
+        help_text=gettext_lazy("What the officer asked to be corrected or added, in their words.")
+    )
+    reference = models.CharField(
+        max_length=100, blank=True, help_text=gettext_lazy("The officer's letter or e-mail reference.")
+    )
+    refile_by = models.DateField(
+        null=True, blank=True, help_text=gettext_lazy("The day the corrected report is due, if given.")
+    )
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(default=timezone.now, editable=False)
 

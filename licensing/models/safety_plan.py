@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from licensing.models.organisation import Organisation
 
@@ -15,10 +16,14 @@ from licensing.models.organisation import Organisation
 class SafetyPlan(models.Model):
     organisation = models.ForeignKey(Organisation, on_delete=models.PROTECT, related_name="safety_plans")
     version = models.PositiveIntegerField()
-    venue = models.CharField(max_length=200, help_text="Where the draws are held.")
-    landlord_consent = models.CharField(max_length=300, help_text="How the landlord consented to the event.")
+    venue = models.CharField(max_length=200, help_text=gettext_lazy("Where the draws are held."))
+    landlord_consent = models.CharField(
+        max_length=300, help_text=gettext_lazy("How the landlord consented to the event.")
+    )
     liquor_licence = models.CharField(
-        max_length=300, blank=True, help_text="If the venue has a liquor licence: the area where patrons may drink."
+        max_length=300,
+        blank=True,
+        help_text=gettext_lazy("If the venue has a liquor licence: the area where patrons may drink."),
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -44,10 +49,16 @@ class SafetyThreshold(models.Model):
     expected_attendance = models.PositiveIntegerField()
     volunteers = models.PositiveIntegerField()
     police_security = models.CharField(max_length=500)
-    venue_capacity = models.CharField(max_length=500, help_text="Venue capacity and the overflow plan.")
-    traffic = models.CharField(max_length=500, help_text="How people get in and out: traffic and patrol plans.")
-    cash_handling = models.CharField(max_length=500, help_text="How ticket money is secured and transported.")
-    deposit_timing = models.CharField(max_length=500, help_text="When the money is deposited into the trust account.")
+    venue_capacity = models.CharField(max_length=500, help_text=gettext_lazy("Venue capacity and the overflow plan."))
+    traffic = models.CharField(
+        max_length=500, help_text=gettext_lazy("How people get in and out: traffic and patrol plans.")
+    )
+    cash_handling = models.CharField(
+        max_length=500, help_text=gettext_lazy("How ticket money is secured and transported.")
+    )
+    deposit_timing = models.CharField(
+        max_length=500, help_text=gettext_lazy("When the money is deposited into the trust account.")
+    )
 
     class Meta:
         ordering = ["plan", "jackpot_from"]

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from licensing.models.licence import Licence
 from licensing.models.organisation import BonaFideMember
@@ -22,10 +23,13 @@ class TrustAccount(models.Model):
     licence = models.OneToOneField(Licence, on_delete=models.PROTECT, related_name="trust_account")
     bank_name = models.CharField(max_length=150)
     branch = models.CharField(max_length=150, blank=True)
-    account_number = models.CharField(max_length=40, help_text="As printed on the cheques.")
+    account_number = models.CharField(max_length=40, help_text=gettext_lazy("As printed on the cheques."))
     opened_on = models.DateField()
     deposit_within_days = models.PositiveSmallIntegerField(
-        default=3, help_text="A draw's sales deposited later than this many days after the draw are flagged late (L12)."
+        default=3,
+        help_text=gettext_lazy(
+            "A draw's sales deposited later than this many days after the draw are flagged late (L12)."
+        ),
     )
     signing_officers = models.ManyToManyField(BonaFideMember, related_name="trust_accounts_signed")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
@@ -42,7 +46,9 @@ class Deposit(models.Model):
     deposited_on = models.DateField()
     amount = models.DecimalField(**MONEY)
     slip_scan = models.FileField(
-        upload_to="deposit_slips/%Y/", blank=True, help_text="A scan or photo of the stamped deposit slip (R2)."
+        upload_to="deposit_slips/%Y/",
+        blank=True,
+        help_text=gettext_lazy("A scan or photo of the stamped deposit slip (R2)."),
     )
     note = models.CharField(max_length=200, blank=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -65,10 +71,10 @@ class ApprovedUse(models.Model):
 
     licence = models.ForeignKey(Licence, on_delete=models.PROTECT, related_name="approved_uses")
     description = models.CharField(max_length=200)
-    approved_on = models.DateField(help_text="The date of the written approval (or of the licence).")
+    approved_on = models.DateField(help_text=gettext_lazy("The date of the written approval (or of the licence)."))
     is_amendment = models.BooleanField(default=False)
     approval_reference = models.CharField(
-        max_length=120, blank=True, help_text="The regulator's letter or e-mail approving an amendment."
+        max_length=120, blank=True, help_text=gettext_lazy("The regulator's letter or e-mail approving an amendment.")
     )
     approval_document = models.FileField(upload_to="approvals/%Y/", blank=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -89,27 +95,27 @@ class ApprovedUse(models.Model):
 
 
 class ExpenseKind(models.TextChoices):
-    EXPENSE = "expense", "Expense of running the lottery"
-    PROCEEDS_USE = "proceeds_use", "Use of net proceeds"
+    EXPENSE = "expense", gettext_lazy("Expense of running the lottery")
+    PROCEEDS_USE = "proceeds_use", gettext_lazy("Use of net proceeds")
 
 
 class PaymentMethod(models.TextChoices):
     """L12 withdrawals from the trust account by cheque; P3 prizes by cheque or e-transfer."""
 
-    CHEQUE = "cheque", "Cheque"
-    ELECTRONIC = "electronic", "Electronic transfer"
+    CHEQUE = "cheque", gettext_lazy("Cheque")
+    ELECTRONIC = "electronic", gettext_lazy("Electronic transfer")
 
 
 class ExpenseCategory(models.TextChoices):
     """How the final report groups the expenses (R2)."""
 
-    LICENCE_FEE = "licence_fee", "Licence fees"
-    ADVERTISING = "advertising", "Advertising"
-    PRINTING = "printing", "Printing"
-    SUPPLIER_FEE = "supplier_fee", "Supplier fees"
-    PROCESSING_FEE = "processing_fee", "Card-processing fees"
-    BANK_CHARGE = "bank_charge", "Bank charges"
-    OTHER = "other", "Other"
+    LICENCE_FEE = "licence_fee", gettext_lazy("Licence fees")
+    ADVERTISING = "advertising", gettext_lazy("Advertising")
+    PRINTING = "printing", gettext_lazy("Printing")
+    SUPPLIER_FEE = "supplier_fee", gettext_lazy("Supplier fees")
+    PROCESSING_FEE = "processing_fee", gettext_lazy("Card-processing fees")
+    BANK_CHARGE = "bank_charge", gettext_lazy("Bank charges")
+    OTHER = "other", gettext_lazy("Other")
 
 
 # R:L12 the only money that may leave the trust account other than by cheque:
@@ -118,9 +124,9 @@ DEDUCTION_CATEGORIES = (ExpenseCategory.BANK_CHARGE, ExpenseCategory.PROCESSING_
 
 
 class ExpenseMethod(models.TextChoices):
-    CHEQUE = "cheque", "Cheque"
-    ELECTRONIC = "electronic", "Electronic transfer"
-    DEDUCTION = "deduction", "Deducted by the bank or supplier"
+    CHEQUE = "cheque", gettext_lazy("Cheque")
+    ELECTRONIC = "electronic", gettext_lazy("Electronic transfer")
+    DEDUCTION = "deduction", gettext_lazy("Deducted by the bank or supplier")
 
 
 class Expense(models.Model):
@@ -140,16 +146,20 @@ class Expense(models.Model):
     description = models.CharField(max_length=200)
     category = models.CharField(max_length=20, choices=ExpenseCategory.choices, default=ExpenseCategory.OTHER)
     method = models.CharField(max_length=20, choices=ExpenseMethod.choices, default=ExpenseMethod.CHEQUE)
-    reference = models.CharField(max_length=60, help_text="Cheque number or transfer reference.")
+    reference = models.CharField(max_length=60, help_text=gettext_lazy("Cheque number or transfer reference."))
     cheque_image = models.FileField(
-        upload_to="cheques/%Y/", blank=True, help_text="A scan of the cheque, annexed to the four-draw report (R1)."
+        upload_to="cheques/%Y/",
+        blank=True,
+        help_text=gettext_lazy("A scan of the cheque, annexed to the four-draw report (R1)."),
     )
     evidence_reference = models.CharField(
-        max_length=120, blank=True, help_text="The bank statement line or supplier settlement showing a deduction."
+        max_length=120,
+        blank=True,
+        help_text=gettext_lazy("The bank statement line or supplier settlement showing a deduction."),
     )
     evidence = models.FileField(upload_to="deductions/%Y/", blank=True)
     fee_period = models.PositiveIntegerField(
-        null=True, blank=True, help_text="For a licence fee: the four-draw period k it pays (L9)."
+        null=True, blank=True, help_text=gettext_lazy("For a licence fee: the four-draw period k it pays (L9).")
     )
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(default=timezone.now, editable=False)
@@ -186,9 +196,9 @@ class Expense(models.Model):
 
 
 class ReportKind(models.TextChoices):
-    FOUR_DRAW = "four_draw", "Four-draw report"
-    FINAL = "final", "Final report"
-    LEDGER = "ledger", "Draw ledger"
+    FOUR_DRAW = "four_draw", gettext_lazy("Four-draw report")
+    FINAL = "final", gettext_lazy("Final report")
+    LEDGER = "ledger", gettext_lazy("Draw ledger")
 
 
 class IssuedReport(models.Model):
@@ -196,7 +206,7 @@ class IssuedReport(models.Model):
 
     licence = models.ForeignKey(Licence, on_delete=models.PROTECT, related_name="issued_reports")
     kind = models.CharField(max_length=20, choices=ReportKind.choices)
-    period = models.PositiveIntegerField(null=True, blank=True, help_text="k for draws 4k-3 to 4k.")
+    period = models.PositiveIntegerField(null=True, blank=True, help_text=gettext_lazy("k for draws 4k-3 to 4k."))
     file_format = models.CharField(max_length=4, choices=[("pdf", "PDF"), ("csv", "CSV")])
     file = models.FileField(upload_to="reports/%Y/")
     sha256 = models.CharField(max_length=64)
@@ -251,7 +261,7 @@ class DonatedPrize(models.Model):
     licence = models.ForeignKey(Licence, on_delete=models.PROTECT, related_name="donated_prizes")
     description = models.CharField(max_length=200)
     donor = models.CharField(max_length=150)
-    value = models.DecimalField(**MONEY, help_text="Fair market value.")
+    value = models.DecimalField(**MONEY, help_text=gettext_lazy("Fair market value."))
     received_on = models.DateField()
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
 

@@ -23,6 +23,7 @@ from licensing.services.audited_statements import (  # noqa: F401
 )
 from licensing.services.eligibility import eligibility_check, eligibility_record  # noqa: F401
 from licensing.services.issued_reports import (  # noqa: F401
+    latest_issued,
     report_file_intact,
     report_issue,
     report_return_record,

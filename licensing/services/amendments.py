@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from core.money import format_money, parse_amount
@@ -50,51 +51,65 @@ def _check_amendable(licence: Licence, today: datetime.date) -> None:
     check_not_expired(licence, today)  # R:L8
     if licence.status != LicenceStatus.ACTIVE:
         raise LicensingError(
-            f"Licence {licence.number} is {licence.get_status_display().lower()}; only "
-            "a licence in force can be amended."
+            gettext("Licence %(number)s is %(lower)s; only a licence in force can be amended.")
+            % {"number": licence.number, "lower": licence.get_status_display().lower()}
         )
 
 
 def _check_channel(licence: Licence, from_channel: str, to_channel: str) -> None:
     if to_channel == SalesChannel.ONLINE:  # R:L5
         raise LicensingError(
-            "Online sales must be chosen before the event and used for every draw; a licence cannot be "
-            "amended to online sales. Keep selling on paper (an AGCO licence may move to electronic "
-            "in-person sales).",
+            gettext(
+                "Online sales must be chosen before the event and used for every draw; a licence cannot be "
+                "amended to online sales. Keep selling on paper (an AGCO licence may move to electronic "
+                "in-person sales)."
+            ),
             rule="L5",
         )
     if from_channel not in SalesChannel.paper() or to_channel != SalesChannel.ELECTRONIC:  # R:L5
         raise LicensingError(
-            f"The only amendment allowed is from paper to electronic in-person sales; this licence sells "
-            f"{SalesChannel(from_channel).label.lower()}.",
+            gettext(
+                "The only amendment allowed is from paper to electronic in-person sales; this licence sells %(lower)s."
+            )
+            % {"lower": SalesChannel(from_channel).label.lower()},
             rule="L5",
         )
     if licence.authority_kind != AuthorityKind.AGCO:  # R:L5
         raise LicensingError(
-            f"Licence {licence.number} was issued by {licence.authority_name}; a municipal or First Nation "
-            "licence cannot be amended to electronic sales. Electronic raffles need an AGCO licence.",
+            gettext(
+                "Licence %(number)s was issued by %(authority_name)s; a municipal or First Nation licence "
+                "cannot be amended to electronic sales. Electronic raffles need an AGCO licence."
+            )
+            % {"number": licence.number, "authority_name": licence.authority_name},
             rule="L5",
         )
 
 
 def _check_notice(licence: Licence, notice_given_on, effective_on, today) -> None:
     if notice_given_on > today:
-        raise LicensingError("The written notice cannot be dated in the future; record it once it is sent.")
+        raise LicensingError(gettext("The written notice cannot be dated in the future; record it once it is sent."))
     if effective_on <= today:  # R:L5 later draws only
-        raise LicensingError("The amendment applies to later draws only: choose a day after today.", rule="L5")
+        raise LicensingError(gettext("The amendment applies to later draws only: choose a day after today."), rule="L5")
     days = NOTICE_DAYS_BY_AUTHORITY.get(licence.authority_kind, 1)
     if (effective_on - notice_given_on).days < days:  # R:L5
         earliest = notice_given_on + datetime.timedelta(days=days)
         raise LicensingError(
-            f"{licence.authority_name} needs {'two weeks' if days == 14 else f'{days} days'}' written notice: with "
-            f"notice given on {notice_given_on:%Y-%m-%d} the change can take effect on {earliest:%Y-%m-%d} "
-            "at the earliest.",
+            gettext(
+                "%(authority_name)s needs %(value)s' written notice: with notice given on "
+                "%(notice_given_on)s the change can take effect on %(earliest)s at the earliest."
+            )
+            % {
+                "authority_name": licence.authority_name,
+                "value": "two weeks" if days == 14 else f"{days} days",
+                "notice_given_on": format(notice_given_on, "%Y-%m-%d"),
+                "earliest": format(earliest, "%Y-%m-%d"),
+            },
             rule="L5",
         )
     if not licence_in_force_on(licence, effective_on):  # R:L8 the expiry in force, amendments included
         raise LicensingError(
-            f"The licence expires on {licence_expires_on(licence, effective_on):%Y-%m-%d}, before the change "
-            "would take effect."
+            gettext("The licence expires on %(licence_expires_on)s, before the change would take effect.")
+            % {"licence_expires_on": format(licence_expires_on(licence, effective_on), "%Y-%m-%d")}
         )
 
 
@@ -104,7 +119,9 @@ def _check_written_request(licence: Licence, signed_by: list[str], letterhead, l
     names = [name.strip() for name in signed_by or [] if name and name.strip()]
     if not letterhead and not (letterhead_note or "").strip():
         raise LicensingError(
-            "Attach the signed request on the organisation's letterhead, or say where the signed letter is kept."
+            gettext(
+                "Attach the signed request on the organisation's letterhead, or say where the signed letter is kept."
+            )
         )
     application = Application.objects.filter(licence=licence).first()
     required = [signer.name for signer in application.signers.all()] if application else []
@@ -116,7 +133,7 @@ def _check_written_request(licence: Licence, signed_by: list[str], letterhead, l
             + "."
         )
     if not names:
-        raise LicensingError("Name who signed the written request (the Licence Application signers).")
+        raise LicensingError(gettext("Name who signed the written request (the Licence Application signers)."))
     return names
 
 
@@ -145,7 +162,7 @@ def licence_amend(
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     _check_amendable(licence, today)
     if kind not in AmendmentKind.values:
-        raise LicensingError("Choose which figure of the licence the amendment changes.")
+        raise LicensingError(gettext("Choose which figure of the licence the amendment changes."))
     terms = licence_terms_on(licence, effective_on)
     fields, draws = {}, []
     if kind == AmendmentKind.CHANNEL:
@@ -157,37 +174,55 @@ def licence_amend(
             authority_kind=licence.authority_kind, sales_channel=terms.sales_channel, prize_board=board
         )
         if board == terms.prize_board:
-            raise LicensingError(f"The prize board is already {format_money(board)}.")
+            raise LicensingError(
+                gettext("The prize board is already %(format_money)s.") % {"format_money": format_money(board)}
+            )
         fields = {"new_prize_board": board, "from_value": format_money(terms.prize_board)}
     elif kind == AmendmentKind.SCHEDULE:
         draws, _ = sales_plan_parse(schedule, terms.prize_board)
         if not licence_in_force_on(licence, draws[-1][0]):  # R:L8
             raise LicensingError(
-                f"The amended schedule's last draw ({draws[-1][0]:%Y-%m-%d}) is after the licence expires "
-                f"({licence_expires_on(licence, draws[-1][0]):%Y-%m-%d}); amend the dates too, or plan fewer draws."
+                gettext(
+                    "The amended schedule's last draw (%(draws)s) is after the licence expires "
+                    "(%(licence_expires_on)s); amend the dates too, or plan fewer draws."
+                )
+                % {
+                    "draws": format(draws[-1][0], "%Y-%m-%d"),
+                    "licence_expires_on": format(licence_expires_on(licence, draws[-1][0]), "%Y-%m-%d"),
+                }
             )
         fields = {"from_value": "the application's plan" if terms.schedule is None else "the amended plan"}
     elif kind == AmendmentKind.DATES:
         if not isinstance(new_expires_on, datetime.date) or new_expires_on <= max(today, licence.issued_on):
-            raise LicensingError("Give the new expiry date; it must be after today.")
+            raise LicensingError(gettext("Give the new expiry date; it must be after today."))
         if new_expires_on == terms.expires_on:
-            raise LicensingError(f"The licence already expires on {new_expires_on:%Y-%m-%d}.")
+            raise LicensingError(
+                gettext("The licence already expires on %(new_expires_on)s.")
+                % {"new_expires_on": format(new_expires_on, "%Y-%m-%d")}
+            )
         if new_expires_on < effective_on:  # the licence is in force when its new dates take effect
             raise LicensingError(
-                f"The new expiry ({new_expires_on:%Y-%m-%d}) comes before the day the change takes effect "
-                f"({effective_on:%Y-%m-%d}); choose an earlier effective day."
+                gettext(
+                    "The new expiry (%(new_expires_on)s) comes before the day the change takes effect "
+                    "(%(effective_on)s); choose an earlier effective day."
+                )
+                % {
+                    "new_expires_on": format(new_expires_on, "%Y-%m-%d"),
+                    "effective_on": format(effective_on, "%Y-%m-%d"),
+                }
             )
         fields = {"new_expires_on": new_expires_on, "from_value": f"{terms.expires_on:%Y-%m-%d}"}
     elif kind == AmendmentKind.DRAW_PLACE:
         new_draw_place = (new_draw_place or "").strip()
         if not new_draw_place:
-            raise LicensingError("Give the new draw place: the hall's name and address.")
+            raise LicensingError(gettext("Give the new draw place: the hall's name and address."))
         fields = {"new_draw_place": new_draw_place, "from_value": terms.draw_place or ""}
     _check_notice(licence, notice_given_on, effective_on, today)
     names = _check_written_request(licence, signed_by, letterhead, letterhead_note)
     if licence.amendments.filter(status=AmendmentStatus.REQUESTED, kind=kind).exists():
         raise LicensingError(
-            f"An amendment of this licence's {AmendmentKind(kind).label.lower()} is already awaiting approval."
+            gettext("An amendment of this licence's %(lower)s is already awaiting approval.")
+            % {"lower": AmendmentKind(kind).label.lower()}
         )
     amendment = LicenceAmendment(
         licence=licence,
@@ -247,12 +282,17 @@ def licence_amendment_approve(
     licence = Licence.objects.select_for_update().get(pk=amendment.licence_id)
     _check_amendable(licence, today)
     if amendment.status != AmendmentStatus.REQUESTED:
-        raise LicensingError("This amendment was already approved.")
+        raise LicensingError(gettext("This amendment was already approved."))
     if approved_on > amendment.effective_on or approved_on < amendment.notice_given_on:
         raise LicensingError(
-            f"The approval must fall between the notice ({amendment.notice_given_on:%Y-%m-%d})"
-            f" and the effective day ({amendment.effective_on:%Y-%m-%d}); after that, "
-            "request a new effective day.",
+            gettext(
+                "The approval must fall between the notice (%(notice_given_on)s) and the effective day "
+                "(%(effective_on)s); after that, request a new effective day."
+            )
+            % {
+                "notice_given_on": format(amendment.notice_given_on, "%Y-%m-%d"),
+                "effective_on": format(amendment.effective_on, "%Y-%m-%d"),
+            },
             rule="L5",
         )
     amendment.status = AmendmentStatus.APPROVED

@@ -1,6 +1,8 @@
 """The audit anchors printed on issued reports (core.audit.chain_head): read
 from the file when it is issued, kept beside it, checked by `verify_audit`."""
 
+from django.utils.translation import gettext
+
 from core.audit import anchors_in_file
 from core.models import AuditEntry
 from licensing.errors import LicensingError
@@ -16,7 +18,7 @@ def printed_anchor(content: bytes, file_format: str) -> dict:
     entry_id, entry_hash = max(anchors)
     row = AuditEntry.objects.filter(pk=entry_id, hash=entry_hash).values_list("chain", "seq").first()
     if row is None:
-        raise LicensingError("The report's audit anchor is not in the audit trail: generate the report again.")
+        raise LicensingError(gettext("The report's audit anchor is not in the audit trail: generate the report again."))
     return {"anchor_entry_id": entry_id, "anchor_hash": entry_hash, "anchor_chain": row[0], "anchor_seq": row[1]}
 
 

@@ -15,14 +15,13 @@ from licensing.models import (
     ApplicationDocument,
     ApplicationSigner,
     ApplicationStatus,
-    AuthorityKind,
     DocumentKind,
     Organisation,
     PlannedDraw,
 )
 from licensing.outstanding import outstanding_reports
 from licensing.services.eligibility import eligibility_check
-from licensing.services.licences import check_authority_allows
+from licensing.services.licences import check_authority_allows, default_authority_name
 from licensing.services.members import check_adult
 
 
@@ -30,8 +29,11 @@ def lock_draft(application: Application) -> Application:
     application = Application.objects.select_for_update().get(pk=application.pk)
     if application.status != ApplicationStatus.DRAFT:
         raise LicensingError(
-            f"The application was submitted on {application.submitted_on:%Y-%m-%d}; "
-            "it can no longer be changed. Start a new application to change it."
+            gettext(
+                "The application was submitted on %(submitted_on)s; it can no longer be changed. Start a "
+                "new application to change it."
+            )
+            % {"submitted_on": format(application.submitted_on, "%Y-%m-%d")}
         )
     return application
 
@@ -49,14 +51,14 @@ def application_create(
 ) -> Application:
     eligibility_check(organisation=organisation)  # R:L1
     if applicant_kind not in ApplicantKind.values:
-        raise LicensingError("Say whether this is a first-time or a returning applicant.")
+        raise LicensingError(gettext("Say whether this is a first-time or a returning applicant."))
     prize_board = parse_amount(prize_board, what="The prize board", allow_zero=False)
     check_authority_allows(authority_kind=authority_kind, sales_channel=sales_channel, prize_board=prize_board)
     application = Application.objects.create(
         organisation=organisation,
         applicant_kind=applicant_kind,
         authority_kind=authority_kind,
-        authority_name=(authority_name or "").strip() or AuthorityKind(authority_kind).label,
+        authority_name=(authority_name or "").strip() or default_authority_name(authority_kind),
         sales_channel=sales_channel,
         prize_board=prize_board,
         created_by=actor if actor is not None and actor.is_authenticated else None,
@@ -103,21 +105,28 @@ def sales_plan_parse(draws, prize_board) -> tuple[list[tuple[datetime.date, obje
     parsed = []
     for index, (draw_on, max_sales) in enumerate(draws or [], start=1):
         if not isinstance(draw_on, datetime.date):
-            raise LicensingError(f"Planned draw {index} needs a date.")
+            raise LicensingError(gettext("Planned draw %(index)s needs a date.") % {"index": index})
         parsed.append((draw_on, parse_amount(max_sales, what=f"The maximum sales of draw {index}", allow_zero=False)))
     if not parsed:
-        raise LicensingError("Plan at least one draw: its date and the most you expect to sell.")
+        raise LicensingError(gettext("Plan at least one draw: its date and the most you expect to sell."))
     dates = [d for d, _ in parsed]
     if dates != sorted(dates) or len(set(dates)) != len(dates):
-        raise LicensingError("List the planned draws in date order, one draw per day.")
+        raise LicensingError(gettext("List the planned draws in date order, one draw per day."))
     rows = plan_totals(prize_board, parsed)
     over = next((row for row in rows if not row["fits"]), None)
     if over:  # R:L3
         raise LicensingError(
-            f"The sales plan carries the prizes to {format_money(over['cumulative_prizes'])} by draw "
-            f"{over['number']} ({over['draw_on']:%Y-%m-%d}), past the prize board of "
-            f"{format_money(prize_board)}. Lower the maximum sales, plan fewer draws, "
-            "or ask for a larger prize board.",
+            gettext(
+                "The sales plan carries the prizes to %(format_money)s by draw %(over)s (%(over2)s), past "
+                "the prize board of %(format_money2)s. Lower the maximum sales, plan fewer draws, or ask "
+                "for a larger prize board."
+            )
+            % {
+                "format_money": format_money(over["cumulative_prizes"]),
+                "over": over["number"],
+                "over2": format(over["draw_on"], "%Y-%m-%d"),
+                "format_money2": format_money(prize_board),
+            },
             rule="L3",
         )
     return parsed, rows
@@ -153,11 +162,11 @@ def application_attach_document(
     original is kept). Attaching again replaces it."""
     application = lock_draft(application)
     if kind not in application.required_documents():
-        raise LicensingError("Choose a document of this application's checklist.", rule="L7")
+        raise LicensingError(gettext("Choose a document of this application's checklist."), rule="L7")
     note = (note or "").strip()
     if not file and not note:
         raise LicensingError(
-            "Attach the file, or give the reason there is none (e.g. not registered; original in the binder)."
+            gettext("Attach the file, or give the reason there is none (e.g. not registered; original in the binder).")
         )
     document = ApplicationDocument.objects.filter(application=application, kind=kind).first()
     document = document or ApplicationDocument(application=application, kind=kind)
@@ -265,15 +274,24 @@ def application_record_licence(*, actor, application: Application, licence) -> A
     licence granted on it."""
     application = Application.objects.select_for_update().get(pk=application.pk)
     if application.status != ApplicationStatus.SUBMITTED:
-        raise LicensingError("Submit the application before recording the licence granted on it.")
+        raise LicensingError(gettext("Submit the application before recording the licence granted on it."))
     if application.licence_id:
-        raise LicensingError(f"This application already has its licence, {application.licence.number}.")
+        raise LicensingError(
+            gettext("This application already has its licence, %(number)s.") % {"number": application.licence.number}
+        )
     if licence.organisation_id != application.organisation_id:
         raise LicensingError(
-            f"Licence {licence.number} belongs to {licence.organisation}, not to {application.organisation}."
+            gettext("Licence %(number)s belongs to %(organisation)s, not to %(organisation2)s.")
+            % {
+                "number": licence.number,
+                "organisation": licence.organisation,
+                "organisation2": application.organisation,
+            }
         )
     if Application.objects.filter(licence=licence).exists():
-        raise LicensingError(f"Licence {licence.number} is already kept with another application.")
+        raise LicensingError(
+            gettext("Licence %(number)s is already kept with another application.") % {"number": licence.number}
+        )
     application.licence = licence
     application.save(update_fields=["licence"])
     audit_record(
@@ -292,10 +310,10 @@ def application_add_signer(
     application = lock_draft(application)
     name, title = (name or "").strip(), (title or "").strip()
     if not name or not title:
-        raise LicensingError("Give the signer's name and title (e.g. President).")
+        raise LicensingError(gettext("Give the signer's name and title (e.g. President)."))
     check_adult(name, date_of_birth, role=gettext("sign the Licence Application"))
     if application.signers.filter(name=name).exists():
-        raise LicensingError(f"{name} already signs this application.")
+        raise LicensingError(gettext("%(name)s already signs this application.") % {"name": name})
     signer = ApplicationSigner.objects.create(
         application=application,
         name=name,

@@ -5,6 +5,7 @@ import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from licensing.errors import LicensingError
@@ -20,13 +21,17 @@ def audited_statement_request_record(
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     requested_by = (requested_by or "").strip()
     if not requested_by:
-        raise LicensingError("Say who asked for the audited statement, e.g. the AGCO Registrar.", rule="R3")
+        raise LicensingError(gettext("Say who asked for the audited statement, e.g. the AGCO Registrar."), rule="R3")
     if requested_on > timezone.localdate():
-        raise LicensingError("The request date cannot be in the future; use the date on the letter.", rule="R3")
+        raise LicensingError(
+            gettext("The request date cannot be in the future; use the date on the letter."), rule="R3"
+        )
     if requested_on < licence.issued_on:
         raise LicensingError(
-            f"Licence {licence.number} was issued on {licence.issued_on}; a request for its "
-            "audited statement cannot be older.",
+            gettext(
+                "Licence %(number)s was issued on %(issued_on)s; a request for its audited statement cannot be older."
+            )
+            % {"number": licence.number, "issued_on": licence.issued_on},
             rule="R3",
         )
     request = AuditedStatementRequest.objects.create(
@@ -61,11 +66,14 @@ def audited_statement_deliver(
 ) -> AuditedStatementRequest:
     request = AuditedStatementRequest.objects.select_for_update().get(pk=request.pk)
     if request.delivered_on is not None:
-        raise LicensingError(f"This audited statement was already delivered on {request.delivered_on}.")
+        raise LicensingError(
+            gettext("This audited statement was already delivered on %(delivered_on)s.")
+            % {"delivered_on": request.delivered_on}
+        )
     if delivered_on < request.requested_on:
-        raise LicensingError("The statement cannot be delivered before it was requested.", rule="R3")
+        raise LicensingError(gettext("The statement cannot be delivered before it was requested."), rule="R3")
     if not (audited_by or "").strip():
-        raise LicensingError("Name the public accountant who audited the statement.", rule="R3")
+        raise LicensingError(gettext("Name the public accountant who audited the statement."), rule="R3")
     request.delivered_on = delivered_on
     request.audited_by = audited_by.strip()[:150]
     request.delivery_reference = (delivery_reference or "").strip()[:100]

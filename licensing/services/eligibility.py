@@ -4,6 +4,7 @@ import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from licensing.errors import LicensingError
@@ -29,9 +30,9 @@ def eligibility_record(
     licence service is what refuses it."""
     organisation = Organisation.objects.select_for_update().get(pk=organisation.pk)
     if purpose and purpose not in CharitablePurpose.values:
-        raise LicensingError("Choose the organisation's purpose from the list.")
+        raise LicensingError(gettext("Choose the organisation's purpose from the list."))
     if charitable_activity_since and charitable_activity_since > timezone.localdate():
-        raise LicensingError("The charitable activity cannot start in the future.")
+        raise LicensingError(gettext("The charitable activity cannot start in the future."))
     values = dict(
         is_non_profit=bool(is_non_profit),
         non_profit_evidence=(non_profit_evidence or "").strip(),
@@ -62,9 +63,12 @@ def eligibility_check(*, organisation: Organisation, today: datetime.date | None
     eligibility = Eligibility.objects.filter(organisation=organisation).first()
     if eligibility is None:
         raise LicensingError(
-            f"{organisation} has no eligibility assessment on file: record that it is a non-profit "
-            "located in Ontario with a year of charitable activity and an eligible purpose, with the "
-            "evidence, before it can be licensed.",
+            gettext(
+                "%(organisation)s has no eligibility assessment on file: record that it is a non-profit "
+                "located in Ontario with a year of charitable activity and an eligible purpose, with the "
+                "evidence, before it can be licensed."
+            )
+            % {"organisation": organisation},
             rule="L1",
         )
     problems = eligibility.problems(today)

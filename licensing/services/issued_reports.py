@@ -11,6 +11,7 @@ from decimal import Decimal
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from licensing.errors import LicensingError
@@ -29,11 +30,19 @@ def _latest_issued(licence: Licence, kind: str, period: int | None, file_format:
     )
 
 
-def report_to_correct(licence: Licence, kind: str, period: int | None, file_format: str) -> IssuedReport | None:
+def latest_issued(licence: Licence, kind: str, period: int | None, file_format: str) -> IssuedReport | None:
+    """The latest version issued of a report, with its return record and who generated it."""
+    return _latest_issued(licence, kind, period, file_format)
+
+
+def report_to_correct(
+    licence: Licence, kind: str, period: int | None, file_format: str, *, latest=...
+) -> IssuedReport | None:
     """The issued report the next one corrects: the latest version, when the
     licensing officer sent it back (its `return_record` read with it); None
-    when nothing was returned."""
-    latest = _latest_issued(licence, kind, period, file_format)
+    when nothing was returned. `latest`: as `latest_issued`, when already read."""
+    if latest is ...:
+        latest = _latest_issued(licence, kind, period, file_format)
     return latest if latest is not None and hasattr(latest, "return_record") else None
 
 
@@ -55,9 +64,17 @@ def report_issue(
     previous = _latest_issued(licence, kind, period, file_format)
     if previous is not None and not hasattr(previous, "return_record"):  # R:R1 R:R2 the report on file stands
         raise LicensingError(
-            f"{previous} was issued by {previous.generated_by.get_username()} and is the report on file. If the "
-            "licensing officer sent it back, record the return with their reasons first; the corrected report "
-            f"is then issued as version {previous.version + 1}, and version {previous.version} is kept.",
+            gettext(
+                "%(previous)s was issued by %(get_username)s and is the report on file. If the licensing "
+                "officer sent it back, record the return with their reasons first; the corrected report is "
+                "then issued as version %(value)s, and version %(version)s is kept."
+            )
+            % {
+                "previous": previous,
+                "get_username": previous.generated_by.get_username(),
+                "value": previous.version + 1,
+                "version": previous.version,
+            },
             rule=RULE_OF.get(kind, ""),
         )
     digest = hashlib.sha256(content).hexdigest()
@@ -120,21 +137,24 @@ def report_return_record(
     report = IssuedReport.objects.select_for_update().select_related("licence").get(pk=report.pk)
     rule = RULE_OF.get(report.kind, "")
     if ReportReturn.objects.filter(report=report).exists():
-        raise LicensingError(f"{report} is already recorded as sent back.")
+        raise LicensingError(gettext("%(report)s is already recorded as sent back.") % {"report": report})
     if IssuedReport.objects.filter(replaces=report).exists():
-        raise LicensingError(f"{report} was already replaced by a corrected version.")
+        raise LicensingError(gettext("%(report)s was already replaced by a corrected version.") % {"report": report})
     returned_by, reasons = (returned_by or "").strip(), (reasons or "").strip()
     if not returned_by:
-        raise LicensingError("Name the licensing officer who sent the report back, and their office.")
+        raise LicensingError(gettext("Name the licensing officer who sent the report back, and their office."))
     if not reasons:
-        raise LicensingError("Write the officer's reasons: what must be corrected or added.", rule=rule)
+        raise LicensingError(gettext("Write the officer's reasons: what must be corrected or added."), rule=rule)
     if not isinstance(returned_on, datetime.date) or returned_on > today:
-        raise LicensingError("Give the day the report was sent back; it cannot be in the future.")
+        raise LicensingError(gettext("Give the day the report was sent back; it cannot be in the future."))
     issued_on = timezone.localdate(report.generated_at)
     if returned_on < issued_on:
-        raise LicensingError(f"The report was issued on {issued_on:%Y-%m-%d}; it cannot be sent back before.")
+        raise LicensingError(
+            gettext("The report was issued on %(issued_on)s; it cannot be sent back before.")
+            % {"issued_on": format(issued_on, "%Y-%m-%d")}
+        )
     if refile_by is not None and refile_by < returned_on:
-        raise LicensingError("The corrected report cannot be due before the day the report was sent back.")
+        raise LicensingError(gettext("The corrected report cannot be due before the day the report was sent back."))
     record = ReportReturn(
         report=report,
         returned_on=returned_on,

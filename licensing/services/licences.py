@@ -4,11 +4,13 @@ changes, writes, and appends to the audit trail in one transaction."""
 import datetime
 from decimal import Decimal
 
+from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from core.audit import audit_record
-from core.money import parse_amount
+from core.money import format_money_here, parse_amount
 from core.text import has_control_characters
 from licensing.errors import LicensingError
 from licensing.models import (
@@ -33,7 +35,7 @@ DEFAULT_FEE_RATE_PERCENT = {
 def organisation_get_or_create(*, actor, name: str, **details) -> tuple[Organisation, bool]:
     name = (name or "").strip()
     if not name:
-        raise LicensingError("Give the organisation's name.")
+        raise LicensingError(gettext("Give the organisation's name."))
     organisation, created = Organisation.objects.get_or_create(name=name, defaults=details)
     if created:
         audit_record(
@@ -42,28 +44,46 @@ def organisation_get_or_create(*, actor, name: str, **details) -> tuple[Organisa
     return organisation, created
 
 
+def default_authority_name(authority_kind: str) -> str:
+    """The authority's name when none is typed: its kind, stored in the site's
+    language whatever the language of the person typing (a name on record)."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return str(AuthorityKind(authority_kind).label)
+
+
 def check_authority_allows(*, authority_kind: str, sales_channel: str, prize_board: Decimal) -> None:
     """RULES L2: what a municipality or First Nation may license."""
     if authority_kind not in AuthorityKind.values:
         raise LicensingError(
-            f"Unknown issuing authority {authority_kind!r}: choose AGCO, municipality or First Nation."
+            gettext("Unknown issuing authority %(authority_kind)s: choose AGCO, municipality or First Nation.")
+            % {"authority_kind": repr(authority_kind)}
         )
     if sales_channel not in SalesChannel.values:
         raise LicensingError(
-            f"Unknown sales channel {sales_channel!r}: choose paper roll, paper stub, electronic in-person or online."
+            gettext(
+                "Unknown sales channel %(sales_channel)s: choose paper roll, paper stub, electronic "
+                "in-person or online."
+            )
+            % {"sales_channel": repr(sales_channel)}
         )
     if authority_kind == AuthorityKind.AGCO:
         return
     label = AuthorityKind(authority_kind).label.lower()
     if sales_channel not in SalesChannel.paper():  # R:L2
         raise LicensingError(
-            f"A {label} may license paper raffles only; electronic and online raffles are licensed by the AGCO.",
+            gettext(
+                "A %(label)s may license paper raffles only; electronic and online raffles are licensed by the AGCO."
+            )
+            % {"label": label},
             rule="L2",
         )
     if prize_board > LOCAL_AUTHORITY_PRIZE_BOARD_CAP:  # R:L2
         raise LicensingError(
-            f"A {label} may license a prize board of at most $50,000.00; this one is "
-            f"${prize_board:,.2f}. Apply to the AGCO instead.",
+            gettext(
+                "A %(label)s may license a prize board of at most $50,000.00; this one is "
+                "%(prize_board)s. Apply to the AGCO instead."
+            )
+            % {"label": label, "prize_board": format_money_here(prize_board)},
             rule="L2",
         )
 
@@ -84,11 +104,13 @@ def licence_create(
 ) -> Licence:
     number = (number or "").strip()
     if not number:
-        raise LicensingError("Give the licence number exactly as printed on the licence.")
+        raise LicensingError(gettext("Give the licence number exactly as printed on the licence."))
     if has_control_characters(number) or has_control_characters(authority_name or ""):  # printed on PDFs and CSVs
-        raise LicensingError("Type the licence number and the authority on one line, without control characters.")
+        raise LicensingError(
+            gettext("Type the licence number and the authority on one line, without control characters.")
+        )
     if Licence.objects.filter(number=number).exists():
-        raise LicensingError(f"Licence {number} is already recorded.")
+        raise LicensingError(gettext("Licence %(number)s is already recorded.") % {"number": number})
     prize_board = parse_amount(prize_board, what="The prize board", allow_zero=False)
     check_authority_allows(authority_kind=authority_kind, sales_channel=sales_channel, prize_board=prize_board)
     if fee_rate_percent is None:
@@ -97,13 +119,13 @@ def licence_create(
     if fee_rate_percent > Decimal("3"):  # R:L9
         raise LicensingError("The licence fee rate cannot be more than 3% of the prize board.", rule="L9")
     if expires_on <= issued_on:
-        raise LicensingError("The licence must expire after the day it is issued.")
+        raise LicensingError(gettext("The licence must expire after the day it is issued."))
     eligibility_check(organisation=organisation, today=issued_on)  # R:L1
     licence = Licence(
         organisation=organisation,
         number=number,
         authority_kind=authority_kind,
-        authority_name=(authority_name or "").strip() or AuthorityKind(authority_kind).label,
+        authority_name=(authority_name or "").strip() or default_authority_name(authority_kind),
         sales_channel=sales_channel,
         prize_board=prize_board,
         fee_rate_percent=fee_rate_percent,
@@ -147,8 +169,11 @@ def check_not_expired(licence: Licence, today: datetime.date | None = None) -> N
     today = today or timezone.localdate()
     if licence_is_expired(licence, today):
         raise LicensingError(
-            f"Licence {licence.number} expired on {licence_expires_on(licence, today):%Y-%m-%d}; an expired "
-            "licence can no longer be amended or cancelled.",
+            gettext(
+                "Licence %(number)s expired on %(licence_expires_on)s; an expired licence can no longer be "
+                "amended or cancelled."
+            )
+            % {"number": licence.number, "licence_expires_on": format(licence_expires_on(licence, today), "%Y-%m-%d")},
             rule="L8",
         )
 
@@ -158,9 +183,12 @@ def licence_cancel(*, actor, licence: Licence, reason: str, today=None) -> Licen
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     check_not_expired(licence, today)  # R:L8
     if licence.status != LicenceStatus.ACTIVE:
-        raise LicensingError(f"Licence {licence.number} is already {licence.get_status_display().lower()}.")
+        raise LicensingError(
+            gettext("Licence %(number)s is already %(lower)s.")
+            % {"number": licence.number, "lower": licence.get_status_display().lower()}
+        )
     if not (reason or "").strip():
-        raise LicensingError("Say why the licence is cancelled; the regulator will ask.")
+        raise LicensingError(gettext("Say why the licence is cancelled; the regulator will ask."))
     licence.status = LicenceStatus.CANCELLED
     licence.concluded_at = timezone.now()  # R:R5 when it ended: the final report is due 30 days after
     licence.save(update_fields=["status", "concluded_at"])

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from core.money import format_money, parse_amount
@@ -29,13 +30,20 @@ def _threshold(index: int, row: dict) -> SafetyThreshold:
         attendance = int(row.get("expected_attendance") or 0)
         volunteers = int(row.get("volunteers") or 0)
     except (TypeError, ValueError):
-        raise LicensingError(f"Threshold {index}: give the expected attendance and volunteers as numbers.") from None
+        raise LicensingError(
+            gettext("Threshold %(index)s: give the expected attendance and volunteers as numbers.") % {"index": index}
+        ) from None
     if attendance <= 0 or volunteers <= 0:
-        raise LicensingError(f"Threshold {index}: give the attendance you expect and the volunteers on duty.")
+        raise LicensingError(
+            gettext("Threshold %(index)s: give the attendance you expect and the volunteers on duty.")
+            % {"index": index}
+        )
     missing = [what for name, what in MEASURES.items() if not (row.get(name) or "").strip()]
     if missing:
         raise LicensingError(
-            f"Threshold {index} (jackpot from {format_money(jackpot)}): say {'; '.join(missing)}.", rule="L4"
+            gettext("Threshold %(index)s (jackpot from %(format_money)s): say %(missing)s.")
+            % {"index": index, "format_money": format_money(jackpot), "missing": "; ".join(missing)},
+            rule="L4",
         )
     return SafetyThreshold(
         jackpot_from=jackpot,
@@ -54,13 +62,15 @@ def safety_plan_create(
     organisation = Organisation.objects.select_for_update().get(pk=organisation.pk)
     venue, landlord_consent = (venue or "").strip(), (landlord_consent or "").strip()
     if not venue or not landlord_consent:
-        raise LicensingError("Say where the draws are held and how the landlord consented to the event.")
+        raise LicensingError(gettext("Say where the draws are held and how the landlord consented to the event."))
     rows = [_threshold(index, row) for index, row in enumerate(thresholds or [], start=1)]
     if not rows:
-        raise LicensingError("Set at least one threshold: from which jackpot, the attendance and the measures.")
+        raise LicensingError(
+            gettext("Set at least one threshold: from which jackpot, the attendance and the measures.")
+        )
     jackpots = [row.jackpot_from for row in rows]
     if len(set(jackpots)) != len(jackpots):
-        raise LicensingError("Each threshold needs its own jackpot amount.")
+        raise LicensingError(gettext("Each threshold needs its own jackpot amount."))
     version = (organisation.safety_plans.aggregate(last=Max("version"))["last"] or 0) + 1
     plan = SafetyPlan.objects.create(
         organisation=organisation,
@@ -87,7 +97,7 @@ def application_attach_safety_plan(*, actor, application: Application, plan: Saf
     """R:L7 the checklist's safety and security plan: this version is filed."""
     application = lock_draft(application)
     if plan.organisation_id != application.organisation_id:
-        raise LicensingError("Attach a safety and security plan of the applying organisation.")
+        raise LicensingError(gettext("Attach a safety and security plan of the applying organisation."))
     application.safety_plan = plan
     application.save(update_fields=["safety_plan"])
     audit_record(

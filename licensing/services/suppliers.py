@@ -3,6 +3,7 @@
 import datetime
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from licensing.errors import LicensingError
@@ -46,12 +47,15 @@ def licence_record_supplier(
     missing = [name.replace("_", " ") for name in SUPPLIER_FIELDS[:4] if not values[name]]
     if missing:
         raise LicensingError(
-            "Give the supplier's name, its AGCO registration number, and the system's name and version "
-            f"(missing: {', '.join(missing)}).",
+            gettext(
+                "Give the supplier's name, its AGCO registration number, and the system's name and version "
+                "(missing: %(missing)s)."
+            )
+            % {"missing": ", ".join(missing)},
             rule="D5",
         )
     if bool(values["system_approval_reference"]) != bool(values["system_approval_on"]):
-        raise LicensingError("Record the approval's reference and its date, or neither.", rule="D5")
+        raise LicensingError(gettext("Record the approval's reference and its date, or neither."), rule="D5")
     before = {name: getattr(licence, name) for name in SUPPLIER_FIELDS}
     for name, value in values.items():
         setattr(licence, name, value)
@@ -74,9 +78,11 @@ def excluded_person_add(
     organisation = Organisation.objects.select_for_update().get(pk=organisation.pk)
     full_name = " ".join((full_name or "").split())[:150]
     if not full_name:
-        raise LicensingError("Give the excluded person's full name.")
+        raise LicensingError(gettext("Give the excluded person's full name."))
     if reason not in ExclusionReason.values:
-        raise LicensingError("Say why the person is excluded: board member, draw volunteer, supplier staff, household.")
+        raise LicensingError(
+            gettext("Say why the person is excluded: board member, draw volunteer, supplier staff, household.")
+        )
     person = ExcludedPerson.objects.create(
         organisation=organisation,
         full_name=full_name,

@@ -45,18 +45,22 @@ def _officers(licence: Licence, members) -> list[BonaFideMember]:
     ids = {getattr(m, "pk", m) for m in members or []}
     found = list(BonaFideMember.objects.filter(pk__in=ids).select_related("user"))
     if len(found) != len(ids):
-        raise LicensingError("One of the signing officers is not a recorded bona fide member.")
+        raise LicensingError(gettext("One of the signing officers is not a recorded bona fide member."))
     for member in found:
         if member.organisation_id != licence.organisation_id or not member.is_active:  # R:L12
             raise LicensingError(
-                f"{member.full_name} is not an active bona fide member of {licence.organisation}; "
-                "only they may sign for the trust account.",
+                gettext(
+                    "%(full_name)s is not an active bona fide member of %(organisation)s; only they may sign "
+                    "for the trust account."
+                )
+                % {"full_name": member.full_name, "organisation": licence.organisation},
                 rule="L12",
             )
         check_member_may_act(member, role=gettext("sign for the lottery trust account"))  # R:L13
     if len({m.user_id for m in found}) < MIN_SIGNING_OFFICERS:  # R:L12
         raise LicensingError(
-            "The lottery trust account needs at least two different bona fide members as signing officers.", rule="L12"
+            gettext("The lottery trust account needs at least two different bona fide members as signing officers."),
+            rule="L12",
         )
     return found
 
@@ -77,14 +81,16 @@ def trust_account_open(
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     if TrustAccount.objects.filter(licence=licence).exists():
         raise LicensingError(
-            f"Licence {licence.number} already has its lottery trust account; "
-            "one account holds all of the event's funds.",
+            gettext(
+                "Licence %(number)s already has its lottery trust account; one account holds all of the event's funds."
+            )
+            % {"number": licence.number},
             rule="L10",
         )
     if not (bank_name or "").strip() or not (account_number or "").strip():
-        raise LicensingError("Give the bank and the account number of the trust account.")
+        raise LicensingError(gettext("Give the bank and the account number of the trust account."))
     if deposit_within_days < 0 or deposit_within_days > 30:
-        raise LicensingError("Deposits are due within 0 to 30 days of the draw.")
+        raise LicensingError(gettext("Deposits are due within 0 to 30 days of the draw."))
     officers = _officers(licence, signing_officers)
     account = TrustAccount.objects.create(
         licence=licence,
@@ -140,13 +146,16 @@ def deposit_record(
     account = TrustAccount.objects.select_for_update().get(pk=account.pk)
     slip_number = (slip_number or "").strip()
     if not slip_number:
-        raise LicensingError("Give the deposit slip's number.")
+        raise LicensingError(gettext("Give the deposit slip's number."))
     if Deposit.objects.filter(account=account, slip_number=slip_number).exists():
-        raise LicensingError(f"Deposit slip {slip_number} is already recorded.")
+        raise LicensingError(
+            gettext("Deposit slip %(slip_number)s is already recorded.") % {"slip_number": slip_number}
+        )
     amount = parse_amount(amount, what="The deposit", allow_zero=False)
     if deposited_on < account.opened_on:
         raise LicensingError(
-            f"The trust account was opened on {account.opened_on:%Y-%m-%d}; a deposit cannot be earlier."
+            gettext("The trust account was opened on %(opened_on)s; a deposit cannot be earlier.")
+            % {"opened_on": format(account.opened_on, "%Y-%m-%d")}
         )
     deposit = Deposit(
         account=account,
@@ -189,14 +198,19 @@ def approved_use_add(
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     description = (description or "").strip()
     if not description:
-        raise LicensingError("Describe the approved use, as the licence or the approval words it.")
+        raise LicensingError(gettext("Describe the approved use, as the licence or the approval words it."))
     if ApprovedUse.objects.filter(licence=licence, description__iexact=description).exists():
-        raise LicensingError(f"“{description}” is already an approved use of licence {licence.number}.")
+        raise LicensingError(
+            gettext("“%(description)s” is already an approved use of licence %(number)s.")
+            % {"description": description, "number": licence.number}
+        )
     approval_reference = (approval_reference or "").strip()
     if is_amendment and not approval_reference:  # R:L11
         raise LicensingError(
-            "A new use of net proceeds needs the regulator's written approval: give "
-            "the reference of the approval letter or e-mail.",
+            gettext(
+                "A new use of net proceeds needs the regulator's written approval: give the reference of "
+                "the approval letter or e-mail."
+            ),
             rule="L11",
         )
     use = ApprovedUse(
@@ -249,44 +263,60 @@ def expense_record(
     themselves are recorded with `deduction_record`."""
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     if kind not in ExpenseKind.values:
-        raise LicensingError("Say whether this is an expense of the lottery or a use of net proceeds.")
+        raise LicensingError(gettext("Say whether this is an expense of the lottery or a use of net proceeds."))
     amount = parse_amount(amount, what="The amount", allow_zero=False)
     if not (payee or "").strip() or not (description or "").strip():
-        raise LicensingError("Give the payee and what the money was for.")
+        raise LicensingError(gettext("Give the payee and what the money was for."))
     if not (reference or "").strip():
-        raise LicensingError("Give the cheque number (withdrawals from the trust account are by cheque).", rule="L12")
+        raise LicensingError(
+            gettext("Give the cheque number (withdrawals from the trust account are by cheque)."), rule="L12"
+        )
     if method != PaymentMethod.CHEQUE:  # R:L12
         raise LicensingError(
-            "Withdrawals from the lottery trust account are by cheque only. A bank charge or a fee "
-            "the supplier deducted is recorded as a deduction, with the statement that shows it.",
+            gettext(
+                "Withdrawals from the lottery trust account are by cheque only. A bank charge or a fee the "
+                "supplier deducted is recorded as a deduction, with the statement that shows it."
+            ),
             rule="L12",
         )
     if category not in ExpenseCategory.values:
-        raise LicensingError("Choose the kind of expense (licence fee, advertising, printing, ...).")
+        raise LicensingError(gettext("Choose the kind of expense (licence fee, advertising, printing, ...)."))
     if kind == ExpenseKind.PROCEEDS_USE:
         if approved_use is None:  # R:L11
             raise LicensingError(
-                "Net proceeds may only be spent on an approved use: choose one, or "
-                "record the written approval of a new use first.",
+                gettext(
+                    "Net proceeds may only be spent on an approved use: choose one, or record the written "
+                    "approval of a new use first."
+                ),
                 rule="L11",
             )
         approved_use = ApprovedUse.objects.filter(pk=approved_use.pk, licence=licence).first()
         if approved_use is None:  # R:L11
-            raise LicensingError(f"That use is not approved for licence {licence.number}.", rule="L11")
+            raise LicensingError(
+                gettext("That use is not approved for licence %(number)s.") % {"number": licence.number}, rule="L11"
+            )
         if approved_use.approved_on > paid_on:  # R:L11
             raise LicensingError(
-                f"“{approved_use.description}” was approved on {approved_use.approved_on:%Y-%m-%d}, after "
-                f"this payment ({paid_on:%Y-%m-%d}); money may not be spent on a use before its written "
-                "approval.",
+                gettext(
+                    "“%(description)s” was approved on %(approved_on)s, after this payment (%(paid_on)s); "
+                    "money may not be spent on a use before its written approval."
+                )
+                % {
+                    "description": approved_use.description,
+                    "approved_on": format(approved_use.approved_on, "%Y-%m-%d"),
+                    "paid_on": format(paid_on, "%Y-%m-%d"),
+                },
                 rule="L11",
             )
     elif approved_use is not None:
         raise LicensingError(
-            "An expense of the lottery is not a use of net proceeds; leave the approved "
-            "use empty or record it as a use of net proceeds."
+            gettext(
+                "An expense of the lottery is not a use of net proceeds; leave the approved use empty or "
+                "record it as a use of net proceeds."
+            )
         )
     if fee_period is not None and category != ExpenseCategory.LICENCE_FEE:
-        raise LicensingError("Only a licence fee pays a four-draw period; choose the licence fee category.")
+        raise LicensingError(gettext("Only a licence fee pays a four-draw period; choose the licence fee category."))
     check_spending(licence, amount)  # R:L10
     expense = Expense(
         licence=licence,
@@ -330,7 +360,7 @@ def donated_prize_record(
     """R:R2 a donated prize, shown in the final report and not deducted from gross receipts."""
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     if not (description or "").strip() or not (donor or "").strip():
-        raise LicensingError("Describe the donated prize and name its donor.")
+        raise LicensingError(gettext("Describe the donated prize and name its donor."))
     value = parse_amount(value, what="The prize's value", allow_zero=False)
     prize = DonatedPrize.objects.create(
         licence=licence,

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.utils.translation import gettext
+
 from core.money import format_money
 from licensing.errors import LicensingError
 
@@ -56,9 +58,18 @@ def check_spending(licence, amount: Decimal) -> None:
     left = position.balance - amount
     if left < position.held:
         raise LicensingError(
-            f"This payment of {format_money(amount)} would leave {format_money(left)} in the trust account, "
-            f"less than the {format_money(position.held)} it holds for the players (jackpot "
-            f"{format_money(position.jackpot)}, prizes not yet paid {format_money(position.unpaid_prizes)}). "
-            f"At most {format_money(max(position.spendable, Decimal(0)))} can be spent now.",
+            gettext(
+                "This payment of %(format_money)s would leave %(format_money2)s in the trust account, less "
+                "than the %(format_money3)s it holds for the players (jackpot %(format_money4)s, prizes "
+                "not yet paid %(format_money5)s). At most %(format_money6)s can be spent now."
+            )
+            % {
+                "format_money": format_money(amount),
+                "format_money2": format_money(left),
+                "format_money3": format_money(position.held),
+                "format_money4": format_money(position.jackpot),
+                "format_money5": format_money(position.unpaid_prizes),
+                "format_money6": format_money(max(position.spendable, Decimal(0))),
+            },
             rule="L10",
         )

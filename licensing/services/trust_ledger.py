@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from core.csvsafe import read_rows as read_csv_rows
@@ -53,19 +54,21 @@ def deduction_record(
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     if category not in [c.value for c in DEDUCTION_CATEGORIES]:  # R:L12
         raise LicensingError(
-            "Only bank charges, card-processing fees and supplier fees may be recorded as deductions; "
-            "every other payment leaves the trust account by cheque.",
+            gettext(
+                "Only bank charges, card-processing fees and supplier fees may be recorded as deductions; "
+                "every other payment leaves the trust account by cheque."
+            ),
             rule="L12",
         )
     amount = parse_amount(amount, what="The deduction", allow_zero=False)
     evidence_reference = (evidence_reference or "").strip()
     if not evidence_reference:  # R:L12
         raise LicensingError(
-            "Name the evidence of the deduction: the bank statement line or the supplier's settlement report.",
+            gettext("Name the evidence of the deduction: the bank statement line or the supplier's settlement report."),
             rule="L12",
         )
     if not (payee or "").strip() or not (description or "").strip():
-        raise LicensingError("Give who took the fee and what it was for.")
+        raise LicensingError(gettext("Give who took the fee and what it was for."))
     expense = Expense(
         licence=licence,
         kind=ExpenseKind.EXPENSE,
@@ -107,7 +110,7 @@ def interest_record(
     amount = parse_amount(amount, what="The interest", allow_zero=False)
     evidence_reference = (evidence_reference or "").strip()
     if not evidence_reference:
-        raise LicensingError("Name the bank statement that shows the interest.")
+        raise LicensingError(gettext("Name the bank statement that shows the interest."))
     credit = InterestCredit.objects.create(
         account=account,
         credited_on=credited_on,

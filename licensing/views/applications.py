@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.errors import DomainError
 from core.pdf import pdf_response
@@ -60,7 +61,7 @@ def application_new(request):
         except DomainError as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, "Application started. Plan the draws and attach the documents.")
+            messages.success(request, gettext("Application started. Plan the draws and attach the documents."))
             return redirect("application_detail", application.pk)
     return render(request, "licensing/application_new.html", {"form": form})
 

@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 
 from core.errors import DomainError
 from core.roles import ADMINISTRATOR, TREASURER, role_required
@@ -27,7 +28,9 @@ def safety_plan_edit(request, organisation_id: int):
         except DomainError as error:
             messages.error(request, str(error))
         else:
-            messages.success(request, f"Safety and security plan version {plan.version} saved.")
+            messages.success(
+                request, gettext("Safety and security plan version %(version)s saved.") % {"version": plan.version}
+            )
             return redirect("safety_plan_edit", organisation.pk)
     return render(
         request,

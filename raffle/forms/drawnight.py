@@ -1,7 +1,7 @@
 """Forms for the draw steps. They only parse input; the services decide."""
 
 from django import forms
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from raffle.cards import ACE_OF_SPADES, parse_card
 from raffle.errors import RaffleError
@@ -11,39 +11,41 @@ class CloseSalesForm(forms.Form):
     """Sales close on the tickets' total; the counted cash is checked against it (T11)."""
 
     ticket_sales = forms.CharField(
-        label="Cash and payments counted for this draw ($)",
+        label=gettext_lazy("Cash and payments counted for this draw ($)"),
         max_length=20,
         required=False,
-        help_text="Optional: the reconciled count, e.g. 1250.00. It must equal the total of the valid "
-        "tickets sold, which is what the draw records.",
+        help_text=gettext_lazy(
+            "Optional: the reconciled count, e.g. 1250.00. It must equal the total of the valid "
+            "tickets sold, which is what the draw records."
+        ),
     )
 
 
 class PaperCloseSalesForm(CloseSalesForm):
     container_count = forms.IntegerField(
-        label="Tickets counted in the container",
+        label=gettext_lazy("Tickets counted in the container"),
         min_value=0,
         required=False,
-        help_text="Reconciled against the valid tickets sold (T7).",
+        help_text=gettext_lazy("Reconciled against the valid tickets sold (T7)."),
     )
 
 
 class ImportedCloseSalesForm(forms.Form):
-    ticket_sales = forms.CharField(label="Ticket sales for this draw ($)", max_length=20)
+    ticket_sales = forms.CharField(label=gettext_lazy("Ticket sales for this draw ($)"), max_length=20)
 
 
 class WinningTicketForm(forms.Form):
     """An imported draw: the serial as recorded by the other system."""
 
-    serial = forms.CharField(label="Winning ticket serial", max_length=40)
-    winner_name = forms.CharField(label="Winner's name", max_length=150, required=False)
+    serial = forms.CharField(label=gettext_lazy("Winning ticket serial"), max_length=40)
+    winner_name = forms.CharField(label=gettext_lazy("Winner's name"), max_length=150, required=False)
 
 
 class SerialTypedTwiceForm(forms.Form):
     """R:D2 a serial read off a paper ticket is typed twice; a mismatch is
     caught here, before anything is looked up (the service checks again)."""
 
-    serial_again = forms.CharField(label="The same serial again, to confirm", max_length=40)
+    serial_again = forms.CharField(label=gettext_lazy("The same serial again, to confirm"), max_length=40)
 
     def clean(self):
         cleaned = super().clean()
@@ -52,14 +54,14 @@ class SerialTypedTwiceForm(forms.Form):
             and cleaned.get("serial_again")
             and cleaned["serial"].strip().upper() != cleaned["serial_again"].strip().upper()
         ):
-            raise forms.ValidationError("The two serials do not match; read the ticket again.")
+            raise forms.ValidationError(gettext("The two serials do not match; read the ticket again."))
         return cleaned
 
 
 class PaperWinningTicketForm(SerialTypedTwiceForm):
     """R:D2 the serial drawn from the container, typed twice."""
 
-    serial = forms.CharField(label="Serial of the ticket drawn from the container", max_length=40)
+    serial = forms.CharField(label=gettext_lazy("Serial of the ticket drawn from the container"), max_length=40)
     field_order = ["serial", "serial_again"]
 
 
@@ -67,16 +69,16 @@ class RngWinningTicketForm(forms.Form):
     """R:D5 a button: the system draws the winner with its cryptographic RNG."""
 
     confirm = forms.BooleanField(
-        label="I confirm sales are closed and reconciled: draw the winning ticket now", required=True
+        label=gettext_lazy("I confirm sales are closed and reconciled: draw the winning ticket now"), required=True
     )
 
 
 class EnvelopeForm(forms.Form):
     envelope_number = forms.CharField(
-        label="Envelope number (1 to 52)",
+        label=gettext_lazy("Envelope number (1 to 52)"),
         max_length=5,
         required=False,
-        help_text="Leave empty when the winning ticket carries the envelope its buyer picked (T9).",
+        help_text=gettext_lazy("Leave empty when the winning ticket carries the envelope its buyer picked (T9)."),
     )
 
 
@@ -100,21 +102,22 @@ class RevealCardForm(forms.Form):
     service refuses the ace without it, saying what recording it does next)."""
 
     card = forms.CharField(
-        label="Card in the envelope",
+        label=gettext_lazy("Card in the envelope"),
         max_length=20,
         required=False,
-        help_text="Rank then suit: AS is the Ace of Spades, QD the Queen of Diamonds, "
-        "10H the Ten of Hearts. Leave empty for an electronic deck: the "
-        "system opens the envelope.",
+        help_text=gettext_lazy(
+            "Rank then suit: AS is the Ace of Spades, QD the Queen of Diamonds, 10H the Ten of Hearts. "
+            "Leave empty for an electronic deck: the system opens the envelope."
+        ),
     )
     card_again = forms.CharField(
-        label="The same card again, to confirm",
+        label=gettext_lazy("The same card again, to confirm"),
         max_length=20,
         required=False,
-        help_text="Read it again from the card itself and type it once more.",
+        help_text=gettext_lazy("Read it again from the card itself and type it once more."),
     )
     ace_confirmed = forms.BooleanField(
-        label="Yes: the card shown is the Ace of Spades. Award the jackpot and end the event.",
+        label=gettext_lazy("Yes: the card shown is the Ace of Spades. Award the jackpot and end the event."),
         required=False,
         widget=forms.HiddenInput,
     )
@@ -129,7 +132,7 @@ class RevealCardForm(forms.Form):
         cleaned = super().clean()
         card, again = (cleaned.get(name, "").strip() for name in ("card", "card_again"))
         if card and not again:
-            self.add_error("card_again", "Type the card a second time.")
+            self.add_error("card_again", gettext("Type the card a second time."))
         return cleaned
 
 
@@ -141,19 +144,19 @@ def _names_the_ace(value: str) -> bool:
 
 
 class DestructionForm(forms.Form):
-    destroyed_by = forms.ModelChoiceField(queryset=None, label="Member who destroyed the card")
+    destroyed_by = forms.ModelChoiceField(queryset=None, label=gettext_lazy("Member who destroyed the card"))
     destroyer_password = forms.CharField(
-        label="Password of the member who destroyed the card",
+        label=gettext_lazy("Password of the member who destroyed the card"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "off"}),
-        help_text="That member types their own password (E3).",
+        help_text=gettext_lazy("That member types their own password (E3)."),
     )
-    verified_by = forms.ModelChoiceField(queryset=None, label="Member in charge who verified it")
+    verified_by = forms.ModelChoiceField(queryset=None, label=gettext_lazy("Member in charge who verified it"))
     verifier_password = forms.CharField(
-        label="Password of the member in charge who verified it",
+        label=gettext_lazy("Password of the member in charge who verified it"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "off"}),
-        help_text="The verifier types their own password (E3).",
+        help_text=gettext_lazy("The verifier types their own password (E3)."),
     )
 
     def __init__(self, *args, members=None, **kwargs):
@@ -171,12 +174,12 @@ class MustGoRedrawForm(DestructionForm):
 class PaperMustGoRedrawForm(SerialTypedTwiceForm, MustGoRedrawForm):
     """R:D2 the next ticket drawn from the container, its serial typed twice."""
 
-    serial = forms.CharField(label="Next winning ticket serial", max_length=40)
+    serial = forms.CharField(label=gettext_lazy("Next winning ticket serial"), max_length=40)
     winner_name = forms.CharField(
-        label="Its holder's name",
+        label=gettext_lazy("Its holder's name"),
         max_length=150,
         required=False,
-        help_text="Roll tickets only; stub tickets carry the purchaser's name.",
+        help_text=gettext_lazy("Roll tickets only; stub tickets carry the purchaser's name."),
     )
     field_order = [
         "destroyed_by",
@@ -193,7 +196,7 @@ class RngMustGoRedrawForm(MustGoRedrawForm):
     """R:D5 the system draws the next winning ticket with its cryptographic RNG."""
 
     confirm = forms.BooleanField(
-        label="I confirm the card is destroyed: draw the next winning ticket now", required=True
+        label=gettext_lazy("I confirm the card is destroyed: draw the next winning ticket now"), required=True
     )
 
 

@@ -1,6 +1,7 @@
 """Forms of the staff sales page. They only parse input; the services decide."""
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
 from licensing.models import SalesChannel
 from raffle.models import Draw
@@ -10,14 +11,16 @@ from raffle.services.sale_path import MAX_BATCH, MAX_SERIAL
 
 
 class SaleForm(forms.Form):
-    purchaser_name = forms.CharField(label="Purchaser's name", max_length=150)
-    purchaser_contact = forms.CharField(label="Phone or e-mail", max_length=200)
-    tier = forms.TypedChoiceField(label="Price", coerce=int)
-    units = forms.IntegerField(label="How many of this price", min_value=1, max_value=100, initial=1)
-    envelope_pick = forms.TypedChoiceField(label="Envelope picked (sealed envelopes only)", coerce=int)
-    device = forms.CharField(label="Point-of-sale device or seller", max_length=60)
+    purchaser_name = forms.CharField(label=gettext_lazy("Purchaser's name"), max_length=150)
+    purchaser_contact = forms.CharField(label=gettext_lazy("Phone or e-mail"), max_length=200)
+    tier = forms.TypedChoiceField(label=gettext_lazy("Price"), coerce=int)
+    units = forms.IntegerField(label=gettext_lazy("How many of this price"), min_value=1, max_value=100, initial=1)
+    envelope_pick = forms.TypedChoiceField(label=gettext_lazy("Envelope picked (sealed envelopes only)"), coerce=int)
+    device = forms.CharField(label=gettext_lazy("Point-of-sale device or seller"), max_length=60)
     serials = forms.CharField(
-        label="Stub serials (paper stubs only, separated by spaces or commas)", required=False, max_length=2000
+        label=gettext_lazy("Stub serials (paper stubs only, separated by spaces or commas)"),
+        required=False,
+        max_length=2000,
     )
 
     def __init__(self, *args, draw: Draw, **kwargs):
@@ -31,7 +34,7 @@ class SaleForm(forms.Form):
         if draw.event.is_bingo:  # R:T12 the seller attests the sale is made inside the hall
             hall = draw_place_of(draw)
             self.fields["inside_hall"] = forms.BooleanField(
-                label=f"This sale is made inside {hall}",
+                label=gettext("This sale is made inside %(hall)s") % {"hall": hall},
                 required=True,
                 error_messages={
                     "required": f"A bingo event's tickets are sold inside {hall} "
@@ -41,21 +44,23 @@ class SaleForm(forms.Form):
 
 
 class VoidForm(forms.Form):
-    reason = forms.CharField(label="Reason for the void", max_length=300)
+    reason = forms.CharField(label=gettext_lazy("Reason for the void"), max_length=300)
 
 
 class IssueRollForm(forms.Form):
-    seller_name = forms.CharField(label="Seller the roll is issued to", max_length=150)
-    first_serial = forms.IntegerField(label="First serial on the roll", min_value=1, max_value=MAX_SERIAL)
-    last_serial = forms.IntegerField(label="Last serial on the roll", min_value=1, max_value=MAX_SERIAL)
+    seller_name = forms.CharField(label=gettext_lazy("Seller the roll is issued to"), max_length=150)
+    first_serial = forms.IntegerField(label=gettext_lazy("First serial on the roll"), min_value=1, max_value=MAX_SERIAL)
+    last_serial = forms.IntegerField(label=gettext_lazy("Last serial on the roll"), min_value=1, max_value=MAX_SERIAL)
 
 
 class ReturnRollForm(forms.Form):
     """The unsold part handed back, and the sales counted per price tier."""
 
-    roll = forms.TypedChoiceField(label="Roll returned", coerce=int)
+    roll = forms.TypedChoiceField(label=gettext_lazy("Roll returned"), coerce=int)
     first_unsold = forms.IntegerField(
-        label="First unsold serial (the last serial + 1 if all sold)", min_value=1, max_value=MAX_SERIAL + 1
+        label=gettext_lazy("First unsold serial (the last serial + 1 if all sold)"),
+        min_value=1,
+        max_value=MAX_SERIAL + 1,
     )
 
     def __init__(self, *args, draw: Draw, rolls, books: bool = False, **kwargs):
@@ -64,7 +69,11 @@ class ReturnRollForm(forms.Form):
         # A book's stubs were recorded one sale at a time: its return counts no tiers.
         for tier in [] if books else draw.event.price_tiers.all():
             self.fields[f"tier_{tier.quantity}"] = forms.IntegerField(
-                label=f"Sales at {tier}", min_value=0, max_value=MAX_BATCH, initial=0, required=False
+                label=gettext("Sales at %(tier)s") % {"tier": tier},
+                min_value=0,
+                max_value=MAX_BATCH,
+                initial=0,
+                required=False,
             )
 
     def tier_counts(self) -> dict[int, int]:
@@ -78,11 +87,13 @@ class ReturnRollForm(forms.Form):
 class LostRollForm(forms.Form):
     """R:T7 a roll or book that cannot be returned, declared lost with the reason."""
 
-    roll = forms.TypedChoiceField(label="Roll or book that cannot be returned", coerce=int)
+    roll = forms.TypedChoiceField(label=gettext_lazy("Roll or book that cannot be returned"), coerce=int)
     reason = forms.CharField(
-        label="Why it cannot be returned",
+        label=gettext_lazy("Why it cannot be returned"),
         max_length=300,
-        help_text="Its unsold serials become void: they are never sold or drawn, and the ticket log shows them void.",
+        help_text=gettext_lazy(
+            "Its unsold serials become void: they are never sold or drawn, and the ticket log shows them void."
+        ),
     )
 
     def __init__(self, *args, rolls, **kwargs):

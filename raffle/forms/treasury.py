@@ -2,6 +2,7 @@
 (amounts stay text here so `core.money.parse_amount` judges them)."""
 
 from django import forms
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from licensing.models import ApprovedUse, BonaFideMember, ExpenseCategory, ExpenseKind, PaymentMethod
@@ -20,7 +21,7 @@ class SigningOfficersForm(forms.Form):
     signing_officers = forms.ModelMultipleChoiceField(
         queryset=BonaFideMember.objects.none(),
         widget=forms.CheckboxSelectMultiple,
-        label="Signing officers (at least two bona fide members)",
+        label=gettext_lazy("Signing officers (at least two bona fide members)"),
     )
 
     def __init__(self, *args, licence, **kwargs):
@@ -31,31 +32,36 @@ class SigningOfficersForm(forms.Form):
 
 
 class TrustAccountForm(SigningOfficersForm):
-    bank_name = forms.CharField(label="Bank or credit union", max_length=150)
-    branch = forms.CharField(label="Branch", max_length=150, required=False)
-    account_number = forms.CharField(label="Account number", max_length=40)
-    opened_on = forms.DateField(label="Opened on", widget=DATE)
+    bank_name = forms.CharField(label=gettext_lazy("Bank or credit union"), max_length=150)
+    branch = forms.CharField(label=gettext_lazy("Branch"), max_length=150, required=False)
+    account_number = forms.CharField(label=gettext_lazy("Account number"), max_length=40)
+    opened_on = forms.DateField(label=gettext_lazy("Opened on"), widget=DATE)
     deposit_within_days = forms.IntegerField(
-        label="Deposit each draw's sales within (days)", initial=3, min_value=0, max_value=30
+        label=gettext_lazy("Deposit each draw's sales within (days)"), initial=3, min_value=0, max_value=30
     )
     field_order = ["bank_name", "branch", "account_number", "opened_on", "deposit_within_days", "signing_officers"]
 
 
 class DepositForm(forms.Form):
-    slip_number = forms.CharField(label="Deposit slip number", max_length=40)
-    deposited_on = forms.DateField(label="Deposited on", widget=DATE)
-    amount = _amount("Amount of the slip ($)")
-    slip_scan = forms.FileField(label="Scan or photo of the stamped slip", required=False)
+    slip_number = forms.CharField(label=gettext_lazy("Deposit slip number"), max_length=40)
+    deposited_on = forms.DateField(label=gettext_lazy("Deposited on"), widget=DATE)
+    amount = _amount(gettext_lazy("Amount of the slip ($)"))
+    slip_scan = forms.FileField(label=gettext_lazy("Scan or photo of the stamped slip"), required=False)
     draw = forms.ModelChoiceField(
-        queryset=Draw.objects.none(), label="Draw whose sales it holds", required=False, empty_label="(say later)"
+        queryset=Draw.objects.none(),
+        label=gettext_lazy("Draw whose sales it holds"),
+        required=False,
+        empty_label=gettext_lazy("(say later)"),
     )
     draw_amount = _amount(
-        "Amount for that draw ($)", required=False, help_text="Leave empty when the whole slip is that draw's sales."
+        gettext_lazy("Amount for that draw ($)"),
+        required=False,
+        help_text=gettext_lazy("Leave empty when the whole slip is that draw's sales."),
     )
     seed_amount = _amount(
-        "Part of it that is the seed jackpot ($)",
+        gettext_lazy("Part of it that is the seed jackpot ($)"),
         required=False,
-        help_text="The seed jackpot's money (P6): lottery money, not ticket sales.",
+        help_text=gettext_lazy("The seed jackpot's money (P6): lottery money, not ticket sales."),
     )
 
     def __init__(self, *args, event, **kwargs):
@@ -64,8 +70,8 @@ class DepositForm(forms.Form):
 
 
 class CoverageForm(forms.Form):
-    draw = forms.ModelChoiceField(queryset=Draw.objects.none(), label="Draw")
-    amount = _amount("Amount for that draw ($)")
+    draw = forms.ModelChoiceField(queryset=Draw.objects.none(), label=gettext_lazy("Draw"))
+    amount = _amount(gettext_lazy("Amount for that draw ($)"))
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
@@ -92,8 +98,8 @@ def _holders_of(form: forms.Form, event) -> None:
 
 
 class PrizePaymentForm(forms.Form):
-    draw = forms.ModelChoiceField(queryset=Draw.objects.none(), label="Draw")
-    kind = forms.ChoiceField(choices=PrizeKind.choices, label="Prize")
+    draw = forms.ModelChoiceField(queryset=Draw.objects.none(), label=gettext_lazy("Draw"))
+    kind = forms.ChoiceField(choices=PrizeKind.choices, label=gettext_lazy("Prize"))
     holder = HolderChoiceField(
         queryset=MustGoTicket.objects.none(),
         required=False,
@@ -105,10 +111,10 @@ class PrizePaymentForm(forms.Form):
         required=False,
         help_text=_("Leave empty to pay what is owed; an amount over the winner's share is refused."),
     )
-    payee = forms.CharField(label="Paid to", max_length=150)
-    method = forms.ChoiceField(choices=PaymentMethod.choices, label="Paid by")
-    reference = forms.CharField(label="Cheque number or transfer reference", max_length=60)
-    paid_on = forms.DateField(label="Paid on", widget=DATE)
+    payee = forms.CharField(label=gettext_lazy("Paid to"), max_length=150)
+    method = forms.ChoiceField(choices=PaymentMethod.choices, label=gettext_lazy("Paid by"))
+    reference = forms.CharField(label=gettext_lazy("Cheque number or transfer reference"), max_length=60)
+    paid_on = forms.DateField(label=gettext_lazy("Paid on"), widget=DATE)
     cheque_image = forms.FileField(
         label=_("Scan of the cheque"),
         required=False,
@@ -122,8 +128,8 @@ class PrizePaymentForm(forms.Form):
 
 
 class UnclaimedForm(forms.Form):
-    draw = forms.ModelChoiceField(queryset=Draw.objects.none(), label="Draw")
-    kind = forms.ChoiceField(choices=PrizeKind.choices, label="Prize")
+    draw = forms.ModelChoiceField(queryset=Draw.objects.none(), label=gettext_lazy("Draw"))
+    kind = forms.ChoiceField(choices=PrizeKind.choices, label=gettext_lazy("Prize"))
     holder = HolderChoiceField(
         queryset=MustGoTicket.objects.none(),
         required=False,
@@ -138,38 +144,40 @@ class UnclaimedForm(forms.Form):
 
 
 class ContactAttemptForm(forms.Form):
-    attempted_on = forms.DateField(label="Date of the attempt", widget=DATE)
-    means = forms.CharField(label="How (telephone, e-mail, letter...)", max_length=60)
-    outcome = forms.CharField(label="What came of it", max_length=200)
+    attempted_on = forms.DateField(label=gettext_lazy("Date of the attempt"), widget=DATE)
+    means = forms.CharField(label=gettext_lazy("How (telephone, e-mail, letter...)"), max_length=60)
+    outcome = forms.CharField(label=gettext_lazy("What came of it"), max_length=200)
 
 
 class ApprovedUseForm(forms.Form):
-    description = forms.CharField(label="Use of net proceeds", max_length=200)
-    approved_on = forms.DateField(label="Approved on", widget=DATE)
-    is_amendment = forms.BooleanField(label="A new use added by amendment (not on the licence)", required=False)
-    approval_reference = forms.CharField(
-        label="Written approval (letter or e-mail reference)", max_length=120, required=False
+    description = forms.CharField(label=gettext_lazy("Use of net proceeds"), max_length=200)
+    approved_on = forms.DateField(label=gettext_lazy("Approved on"), widget=DATE)
+    is_amendment = forms.BooleanField(
+        label=gettext_lazy("A new use added by amendment (not on the licence)"), required=False
     )
-    approval_document = forms.FileField(label="Copy of the written approval", required=False)
+    approval_reference = forms.CharField(
+        label=gettext_lazy("Written approval (letter or e-mail reference)"), max_length=120, required=False
+    )
+    approval_document = forms.FileField(label=gettext_lazy("Copy of the written approval"), required=False)
 
 
 class ExpenseForm(forms.Form):
-    kind = forms.ChoiceField(choices=ExpenseKind.choices, label="Kind")
+    kind = forms.ChoiceField(choices=ExpenseKind.choices, label=gettext_lazy("Kind"))
     category = forms.ChoiceField(
         choices=ExpenseCategory.choices,
-        label="Category (for an expense)",
+        label=gettext_lazy("Category (for an expense)"),
         initial=ExpenseCategory.OTHER,
         required=False,
     )
     approved_use = forms.ModelChoiceField(
-        queryset=ApprovedUse.objects.none(), required=False, label="Approved use (for net proceeds)"
+        queryset=ApprovedUse.objects.none(), required=False, label=gettext_lazy("Approved use (for net proceeds)")
     )
-    paid_on = forms.DateField(label="Paid on", widget=DATE)
-    amount = _amount("Amount ($)")
-    payee = forms.CharField(label="Paid to", max_length=150)
-    description = forms.CharField(label="For", max_length=200)
-    reference = forms.CharField(label="Cheque number", max_length=60)
-    cheque_image = forms.FileField(label="Scan of the cheque", required=False)
+    paid_on = forms.DateField(label=gettext_lazy("Paid on"), widget=DATE)
+    amount = _amount(gettext_lazy("Amount ($)"))
+    payee = forms.CharField(label=gettext_lazy("Paid to"), max_length=150)
+    description = forms.CharField(label=gettext_lazy("For"), max_length=200)
+    reference = forms.CharField(label=gettext_lazy("Cheque number"), max_length=60)
+    cheque_image = forms.FileField(label=gettext_lazy("Scan of the cheque"), required=False)
     fee_period = forms.IntegerField(
         label=_("Four-draw period this licence fee pays"),
         required=False,
@@ -183,10 +191,10 @@ class ExpenseForm(forms.Form):
 
 
 class DonatedPrizeForm(forms.Form):
-    description = forms.CharField(label="Prize", max_length=200)
-    donor = forms.CharField(label="Donor", max_length=150)
-    value = _amount("Fair market value ($)")
-    received_on = forms.DateField(label="Received on", widget=DATE)
+    description = forms.CharField(label=gettext_lazy("Prize"), max_length=200)
+    donor = forms.CharField(label=gettext_lazy("Donor"), max_length=150)
+    value = _amount(gettext_lazy("Fair market value ($)"))
+    received_on = forms.DateField(label=gettext_lazy("Received on"), widget=DATE)
 
 
 class WinnersPublicationForm(forms.Form):

@@ -3,26 +3,27 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 from core.models import AppendOnlyModel
 from raffle.models.event import Event
 
 
 class IssueKind(models.TextChoices):
-    SYSTEM_OUTAGE = "system_outage", "System or equipment failure"
-    DRAW_IRREGULARITY = "draw_irregularity", "Irregularity during a draw"
-    DECK_OR_ENVELOPE = "deck_or_envelope", "Problem with the deck or envelopes"
-    SALES = "sales", "Problem with ticket sales"
-    SECURITY = "security", "Security incident or unauthorised access"
-    PRIZE = "prize", "Prize claim or payment problem"
-    OTHER = "other", "Other"
+    SYSTEM_OUTAGE = "system_outage", gettext_lazy("System or equipment failure")
+    DRAW_IRREGULARITY = "draw_irregularity", gettext_lazy("Irregularity during a draw")
+    DECK_OR_ENVELOPE = "deck_or_envelope", gettext_lazy("Problem with the deck or envelopes")
+    SALES = "sales", gettext_lazy("Problem with ticket sales")
+    SECURITY = "security", gettext_lazy("Security incident or unauthorised access")
+    PRIZE = "prize", gettext_lazy("Prize claim or payment problem")
+    OTHER = "other", gettext_lazy("Other")
 
 
 class NotificationMethod(models.TextChoices):
-    EMAIL = "email", "Email"
-    PHONE = "phone", "Telephone"
-    PORTAL = "portal", "Registrar's online portal"
-    LETTER = "letter", "Letter"
+    EMAIL = "email", gettext_lazy("Email")
+    PHONE = "phone", gettext_lazy("Telephone")
+    PORTAL = "portal", gettext_lazy("Registrar's online portal")
+    LETTER = "letter", gettext_lazy("Letter")
 
 
 class RegistrarNotification(AppendOnlyModel):
@@ -30,14 +31,16 @@ class RegistrarNotification(AppendOnlyModel):
     correction is a new entry that says what it corrects."""
 
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="registrar_notifications")
-    occurred_on = models.DateField(help_text="When the issue happened.")
+    occurred_on = models.DateField(help_text=gettext_lazy("When the issue happened."))
     kind = models.CharField(max_length=30, choices=IssueKind.choices)
     description = models.TextField()
     method = models.CharField(
-        max_length=20, choices=NotificationMethod.choices, help_text="How the Registrar was notified."
+        max_length=20, choices=NotificationMethod.choices, help_text=gettext_lazy("How the Registrar was notified.")
     )
-    notified_at = models.DateTimeField(help_text="When the Registrar was notified.")
-    reference = models.CharField(max_length=100, blank=True, help_text="The Registrar's file or ticket number.")
+    notified_at = models.DateTimeField(help_text=gettext_lazy("When the Registrar was notified."))
+    reference = models.CharField(
+        max_length=100, blank=True, help_text=gettext_lazy("The Registrar's file or ticket number.")
+    )
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField()
 

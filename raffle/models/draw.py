@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from core.models import AppendOnlyModel
 from core.money import Rounding
@@ -43,14 +44,14 @@ __all__ = [
 
 
 class MustGoReason(models.TextChoices):
-    LAST_DRAW = "last_draw", "The last scheduled draw"
-    LICENCE_EXPIRY = "licence_expiry", "The licence expires"
-    PRIZE_BOARD = "prize_board", "The prize board is reached"
+    LAST_DRAW = "last_draw", gettext_lazy("The last scheduled draw")
+    LICENCE_EXPIRY = "licence_expiry", gettext_lazy("The licence expires")
+    PRIZE_BOARD = "prize_board", gettext_lazy("The prize board is reached")
 
 
 class DrawOutcome(models.TextChoices):
-    ROLLOVER = "rollover", "Not the ace: jackpot rolls over"
-    JACKPOT_WON = "jackpot_won", "Ace of Spades: jackpot won"
+    ROLLOVER = "rollover", gettext_lazy("Not the ace: jackpot rolls over")
+    JACKPOT_WON = "jackpot_won", gettext_lazy("Ace of Spades: jackpot won")
 
 
 class Draw(models.Model):
@@ -65,7 +66,7 @@ class Draw(models.Model):
     jackpot_contribution = money_field(null=True, blank=True)
     licensee_share = money_field(null=True, blank=True)
     jackpot_before = money_field(null=True, blank=True)
-    jackpot_after = money_field(null=True, blank=True, help_text="Jackpot at stake in this draw.")
+    jackpot_after = money_field(null=True, blank=True, help_text=gettext_lazy("Jackpot at stake in this draw."))
     jackpot_awarded = money_field(null=True, blank=True)
     rounding = models.CharField(max_length=10, choices=Rounding.CHOICES, blank=True)
     draw_prize_percent = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
@@ -78,9 +79,11 @@ class Draw(models.Model):
         Envelope, null=True, blank=True, on_delete=models.PROTECT, related_name="chosen_in_draw"
     )
     outcome = models.CharField(max_length=20, choices=DrawOutcome.choices, blank=True)
-    is_imported = models.BooleanField(default=False, help_text="Brought in from another system's records.")
+    is_imported = models.BooleanField(
+        default=False, help_text=gettext_lazy("Brought in from another system's records.")
+    )
     must_go = models.BooleanField(
-        default=False, help_text="The must-go final draw: tickets are drawn until the ace is found (P7)."
+        default=False, help_text=gettext_lazy("The must-go final draw: tickets are drawn until the ace is found (P7).")
     )
     must_go_reason = models.CharField(max_length=20, choices=MustGoReason.choices, blank=True)
     # R:P7 when a must-go draw ran out of valid tickets before the ace: from
@@ -98,7 +101,7 @@ class Draw(models.Model):
     # sale, void and roll return, so a sale's checks read them in constant time
     # (`reconcile_draw_totals` proves them against the rows). A draw's tickets
     # are numbered densely, so the last seq taken is tickets_valid + tickets_void.
-    sales_amount = money_field(default=0, help_text="Valid sales so far (running total).")
+    sales_amount = money_field(default=0, help_text=gettext_lazy("Valid sales so far (running total)."))
     sales_valid = models.PositiveIntegerField(default=0)
     sales_void = models.PositiveIntegerField(default=0)
     tickets_valid = models.PositiveIntegerField(default=0)
@@ -248,8 +251,8 @@ class Draw(models.Model):
 
 
 class DestructionMethod(models.TextChoices):
-    DESTROYED = "destroyed", "Paper card destroyed"
-    DELETED = "deleted", "Electronic card deleted"
+    DESTROYED = "destroyed", gettext_lazy("Paper card destroyed")
+    DELETED = "deleted", gettext_lazy("Electronic card deleted")
 
 
 class CardDestruction(AppendOnlyModel):

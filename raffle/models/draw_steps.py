@@ -34,17 +34,19 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from core.money import format_money_here
+
 
 class DrawState(models.TextChoices):
-    SCHEDULED = "scheduled", "Scheduled"
-    SELLING = "selling", "Selling tickets"
-    SALES_CLOSED = "sales_closed", "Sales closed"
-    ANNOUNCED = "announced", "Announced"
-    TICKET_DRAWN = "ticket_drawn", "Winning ticket drawn"
-    AWAITING_CLAIM = "awaiting_claim", "Awaiting claim"
-    ENVELOPE_CHOSEN = "envelope_chosen", "Envelope chosen"
-    CARD_REVEALED = "card_revealed", "Card revealed"
-    CLOSED = "closed", "Closed"
+    SCHEDULED = "scheduled", gettext_lazy("Scheduled")
+    SELLING = "selling", gettext_lazy("Selling tickets")
+    SALES_CLOSED = "sales_closed", gettext_lazy("Sales closed")
+    ANNOUNCED = "announced", gettext_lazy("Announced")
+    TICKET_DRAWN = "ticket_drawn", gettext_lazy("Winning ticket drawn")
+    AWAITING_CLAIM = "awaiting_claim", gettext_lazy("Awaiting claim")
+    ENVELOPE_CHOSEN = "envelope_chosen", gettext_lazy("Envelope chosen")
+    CARD_REVEALED = "card_revealed", gettext_lazy("Card revealed")
+    CLOSED = "closed", gettext_lazy("Closed")
 
 
 # The form fields of the card's destruction (E3), signed by two members.
@@ -145,7 +147,7 @@ DRAW_STEPS: tuple[Step, ...] = (
         service="draw_close_sales",
         fields=("ticket_sales", "container_count", "expected_sales"),
         stamp="sales_closed_at",
-        done=lambda draw: _("Sales closed at $%(sales)s.") % {"sales": f"{draw.ticket_sales:,.2f}"},
+        done=lambda draw: _("Sales closed at %(sales)s.") % {"sales": format_money_here(draw.ticket_sales)},
         shows=("tickets",),
     ),
     Step(
@@ -279,8 +281,8 @@ DRAW_STEPS: tuple[Step, ...] = (
         form="ConfirmForm",
         service="draw_award_jackpot",
         stamp="closed_at",
-        done=lambda draw: _("Jackpot of $%(jackpot)s awarded. The event is concluded.")
-        % {"jackpot": f"{draw.jackpot_awarded:,.2f}"},
+        done=lambda draw: _("Jackpot of %(jackpot)s awarded. The event is concluded.")
+        % {"jackpot": format_money_here(draw.jackpot_awarded)},
     ),
     Step(  # R:P7 a must-go draw with no valid ticket left: the lowest sealed envelope is opened next
         DrawState.CARD_REVEALED,

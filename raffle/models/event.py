@@ -3,10 +3,11 @@
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from core.money import Rounding
 from licensing.models import Licence
-from raffle.cards import CARD_CHOICES, card_name
+from raffle.cards import CARD_CHOICES, card_name_for_reader
 
 ENVELOPE_COUNT = 52
 
@@ -16,16 +17,16 @@ def money_field(**kwargs):
 
 
 class DeckKind(models.TextChoices):
-    PAPER = "paper", "Paper cards in sealed envelopes"
-    ELECTRONIC = "electronic", "Electronic deck"
+    PAPER = "paper", gettext_lazy("Paper cards in sealed envelopes")
+    ELECTRONIC = "electronic", gettext_lazy("Electronic deck")
 
 
 class EnvelopeTakenProcedure(models.TextChoices):
     """RULES T9: what happens when the envelope a purchaser picked is already open."""
 
-    NEXT_HIGHER = "next_higher", "The next higher-numbered unopened envelope (after 52, from 1)"
-    HOLDER_CHOOSES = "holder_chooses", "The winner chooses another unopened envelope"
-    RANDOM = "random", "An unopened envelope chosen at random by the system"
+    NEXT_HIGHER = "next_higher", gettext_lazy("The next higher-numbered unopened envelope (after 52, from 1)")
+    HOLDER_CHOOSES = "holder_chooses", gettext_lazy("The winner chooses another unopened envelope")
+    RANDOM = "random", gettext_lazy("An unopened envelope chosen at random by the system")
 
 
 class RevenueModel(models.TextChoices):
@@ -33,8 +34,8 @@ class RevenueModel(models.TextChoices):
     the bingo hall only, and its Rules of Play (with the exit strategy) are
     submitted for review before it starts."""
 
-    STANDARD = "standard", "Standard Catch the Ace"
-    BINGO = "bingo", "Bingo revenue model (stub tickets, sold in the hall)"
+    STANDARD = "standard", gettext_lazy("Standard Catch the Ace")
+    BINGO = "bingo", gettext_lazy("Bingo revenue model (stub tickets, sold in the hall)")
 
 
 class MustGoPayout(models.TextChoices):
@@ -45,22 +46,28 @@ class MustGoPayout(models.TextChoices):
     SHARE_NON_ACE = (
         "share_non_ace",
         (
-            "The holders of the tickets drawn before the ace share the draw prize equally; "
-            "the ace holder wins the jackpot"
+            gettext_lazy(
+                "The holders of the tickets drawn before the ace share the draw prize equally; "
+                "the ace holder wins the jackpot"
+            )
         ),
     )
     SHARE_ALL = (
         "share_all",
         (
-            "Every holder of a ticket drawn in the final draw, the ace holder included, shares the "
-            "draw prize equally; the ace holder also wins the jackpot"
+            gettext_lazy(
+                "Every holder of a ticket drawn in the final draw, the ace holder included, shares the "
+                "draw prize equally; the ace holder also wins the jackpot"
+            )
         ),
     )
     FIRST_TICKET = (
         "first_ticket",
         (
-            "The holder of the first ticket drawn in the final draw wins the draw prize; the tickets drawn "
-            "after it play for the jackpot only, which the holder of the ticket that finds the ace wins"
+            gettext_lazy(
+                "The holder of the first ticket drawn in the final draw wins the draw prize; the tickets drawn "
+                "after it play for the jackpot only, which the holder of the ticket that finds the ace wins"
+            )
         ),
     )
     # Kept for events whose Rules of Play already state it; not one of the two
@@ -68,8 +75,10 @@ class MustGoPayout(models.TextChoices):
     FINAL_WINNER = (
         "final_winner",
         (
-            "The holder of the ticket that finds the ace wins the draw prize and the jackpot; "
-            "tickets drawn before it win nothing"
+            gettext_lazy(
+                "The holder of the ticket that finds the ace wins the draw prize and the jackpot; "
+                "tickets drawn before it win nothing"
+            )
         ),
     )
 
@@ -91,13 +100,13 @@ class SeedSource(models.TextChoices):
     """RULES P6: where a seed (guaranteed minimum) jackpot comes from; the
     reports show it as its own line, never as ticket sales."""
 
-    ORGANISATION = "organisation", "The organisation's own funds"
-    SPONSOR = "sponsor", "A sponsor"
+    ORGANISATION = "organisation", gettext_lazy("The organisation's own funds")
+    SPONSOR = "sponsor", gettext_lazy("A sponsor")
 
 
 class EventStatus(models.TextChoices):
-    RUNNING = "running", "Running"
-    CONCLUDED = "concluded", "Concluded"
+    RUNNING = "running", gettext_lazy("Running")
+    CONCLUDED = "concluded", gettext_lazy("Concluded")
 
 
 class Event(models.Model):
@@ -114,7 +123,7 @@ class Event(models.Model):
         max_length=20, choices=EnvelopeTakenProcedure.choices, default=EnvelopeTakenProcedure.NEXT_HIGHER
     )
     claim_period_days = models.PositiveSmallIntegerField(
-        default=7, help_text="Days a roll-ticket winner has to claim before another ticket is drawn (T8)."
+        default=7, help_text=gettext_lazy("Days a roll-ticket winner has to claim before another ticket is drawn (T8).")
     )
     first_draw_at = models.DateTimeField()
     draw_interval_days = models.PositiveSmallIntegerField(default=7)
@@ -126,50 +135,62 @@ class Event(models.Model):
         choices=MustGoPayout.choices,
         blank=True,
         default=MustGoPayout.SHARE_NON_ACE,
-        help_text="The exit strategy: how the holders of a must-go final draw are paid (P7).",
+        help_text=gettext_lazy("The exit strategy: how the holders of a must-go final draw are paid (P7)."),
     )
     last_draw_number = models.PositiveIntegerField(
         null=True,
         blank=True,
-        help_text="The event's last draw, fixed at set-up (e.g. 40 for forty weekly draws): it is the must-go "
-        "final draw and no draw is scheduled after it (P7). Empty: the licence's expiry ends the event.",
+        help_text=gettext_lazy(
+            "The event's last draw, fixed at set-up (e.g. 40 for forty weekly draws): it is the "
+            "must-go final draw and no draw is scheduled after it (P7). Empty: the licence's expiry "
+            "ends the event."
+        ),
     )
     unclaimed_prize_policy = models.TextField(default=DEFAULT_UNCLAIMED_POLICY)
     max_tickets_per_person = models.PositiveIntegerField(
         null=True,
         blank=True,
-        help_text="The most tickets one person (same name and contact) may buy for one draw, as the Rules of "
-        "Play state; empty for no limit.",
+        help_text=gettext_lazy(
+            "The most tickets one person (same name and contact) may buy for one draw, as the Rules of "
+            "Play state; empty for no limit."
+        ),
     )
     rules_submitted_on = models.DateField(
-        null=True, blank=True, help_text="Day the Rules of Play went to the regulator for review (T12)."
+        null=True, blank=True, help_text=gettext_lazy("Day the Rules of Play went to the regulator for review (T12).")
     )
     rules_approved_on = models.DateField(
-        null=True, blank=True, help_text="Day the licensing authority approved the Rules of Play (R4)."
+        null=True, blank=True, help_text=gettext_lazy("Day the licensing authority approved the Rules of Play (R4).")
     )
     rules_approval_reference = models.CharField(
-        max_length=120, blank=True, help_text="The authority's reference of that approval (letter, e-mail, file)."
+        max_length=120,
+        blank=True,
+        help_text=gettext_lazy("The authority's reference of that approval (letter, e-mail, file)."),
     )
     status = models.CharField(max_length=20, choices=EventStatus.choices, default=EventStatus.RUNNING)
-    jackpot = money_field(default=0, help_text="The progressive jackpot now, as last announced.")
-    seed_jackpot = money_field(default=0, help_text="Seed money put in the jackpot at the start (P6).")
+    jackpot = money_field(default=0, help_text=gettext_lazy("The progressive jackpot now, as last announced."))
+    seed_jackpot = money_field(default=0, help_text=gettext_lazy("Seed money put in the jackpot at the start (P6)."))
     seed_source = models.CharField(
         max_length=20,
         choices=SeedSource.choices,
         default=SeedSource.ORGANISATION,
-        help_text="Where the seed jackpot comes from (P6).",
+        help_text=gettext_lazy("Where the seed jackpot comes from (P6)."),
     )
     seed_letter_of_credit = models.CharField(
         max_length=200,
         blank=True,
-        help_text="Reference of the irrevocable standby letter of credit that guarantees "
-        "a seed jackpot over $10,000 (P6).",
+        help_text=gettext_lazy(
+            "Reference of the irrevocable standby letter of credit that guarantees a seed jackpot over $10,000 (P6)."
+        ),
     )
     seed_credit_issuer = models.CharField(
-        max_length=200, blank=True, help_text="The bank or credit union that issued the letter of credit (P6)."
+        max_length=200,
+        blank=True,
+        help_text=gettext_lazy("The bank or credit union that issued the letter of credit (P6)."),
     )
     seed_credit_expires_on = models.DateField(
-        null=True, blank=True, help_text="The letter of credit's expiry: at least 45 days after the licence's (P6)."
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("The letter of credit's expiry: at least 45 days after the licence's (P6)."),
     )
     concluded_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
@@ -267,4 +288,5 @@ class Envelope(models.Model):
 
     @property
     def card_name(self) -> str:
-        return card_name(self.card) if self.card and self.is_open else ""
+        """The card's name as the reader's language says it (pages only; records keep the code)."""
+        return card_name_for_reader(self.card) if self.card and self.is_open else ""

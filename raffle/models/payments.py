@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from licensing.models import Deposit, PaymentMethod
 from raffle.models.draw import Draw, MustGoTicket
@@ -62,8 +63,8 @@ class SeedDeposit(models.Model):
 
 
 class PrizeKind(models.TextChoices):
-    DRAW_PRIZE = "draw_prize", "Draw prize (20%)"
-    JACKPOT = "jackpot", "Progressive jackpot"
+    DRAW_PRIZE = "draw_prize", gettext_lazy("Draw prize (20%)")
+    JACKPOT = "jackpot", gettext_lazy("Progressive jackpot")
 
 
 class PrizePayment(models.Model):
@@ -78,11 +79,13 @@ class PrizePayment(models.Model):
     amount = money_field()
     currency = models.CharField(max_length=3, default="CAD", editable=False)
     method = models.CharField(max_length=20, choices=PaymentMethod.choices)
-    reference = models.CharField(max_length=60, help_text="Cheque number or transfer reference.")
+    reference = models.CharField(max_length=60, help_text=gettext_lazy("Cheque number or transfer reference."))
     paid_on = models.DateField()
     payee = models.CharField(max_length=150)
     cheque_image = models.FileField(
-        upload_to="cheques/%Y/", blank=True, help_text="A scan of the cheque, annexed to the four-draw report (R1)."
+        upload_to="cheques/%Y/",
+        blank=True,
+        help_text=gettext_lazy("A scan of the cheque, annexed to the four-draw report (R1)."),
     )
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(default=timezone.now, editable=False)
@@ -118,7 +121,7 @@ class UnclaimedPrize(models.Model):
         MustGoTicket, null=True, blank=True, on_delete=models.PROTECT, related_name="unclaimed"
     )
     amount = money_field()
-    unclaimed_since = models.DateField(help_text="The draw date.")
+    unclaimed_since = models.DateField(help_text=gettext_lazy("The draw date."))
     added_to_proceeds_on = models.DateField(null=True, blank=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(default=timezone.now, editable=False)
@@ -150,7 +153,7 @@ class ContactAttempt(models.Model):
 
     prize = models.ForeignKey(UnclaimedPrize, on_delete=models.PROTECT, related_name="attempts")
     attempted_on = models.DateField()
-    means = models.CharField(max_length=60, help_text="Telephone, e-mail, letter, notice at the venue...")
+    means = models.CharField(max_length=60, help_text=gettext_lazy("Telephone, e-mail, letter, notice at the venue..."))
     outcome = models.CharField(max_length=200)
     made_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
 

@@ -5,6 +5,7 @@ report."""
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from raffle.models.draw import Draw
 
@@ -12,7 +13,7 @@ from raffle.models.draw import Draw
 class WinnersPublication(models.Model):
     draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="publications")
     published_on = models.DateField()
-    where = models.CharField(max_length=200, help_text="The website, newspaper, board or social account.")
+    where = models.CharField(max_length=200, help_text=gettext_lazy("The website, newspaper, board or social account."))
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(default=timezone.now, editable=False)
 

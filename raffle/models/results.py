@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from raffle.models.draw import Draw
 
@@ -19,7 +20,7 @@ class WinnerNameConsent(models.Model):
     published_name = models.CharField(max_length=150, blank=True)
     published_town = models.CharField(max_length=100, blank=True)
     written_consent_reference = models.CharField(
-        max_length=120, blank=True, help_text="Where the signed consent is kept (form number, file)."
+        max_length=120, blank=True, help_text=gettext_lazy("Where the signed consent is kept (form number, file).")
     )
     recorded_at = models.DateTimeField()
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from licensing.models import Deposit
 from raffle.models.draw import Draw
@@ -23,7 +24,7 @@ class SupplierImport(models.Model):
     """One all-or-nothing import of a draw's supplier files."""
 
     draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="supplier_imports")
-    files = models.JSONField(default=dict, help_text="Each file's name and SHA-256, by kind.")
+    files = models.JSONField(default=dict, help_text=gettext_lazy("Each file's name and SHA-256, by kind."))
     sales_rows = models.PositiveIntegerField(default=0)
     tickets_sold = models.PositiveIntegerField(default=0)
     tickets_void = models.PositiveIntegerField(default=0)
@@ -67,7 +68,9 @@ class SupplierSettlement(models.Model):
     net_deposited = money_field()
     deposit_reference = models.CharField(max_length=40)
     deposit = models.ForeignKey(Deposit, on_delete=models.PROTECT, related_name="+")
-    evidence = models.FileField(upload_to="settlements/%Y/", help_text="The settlement file as the supplier sent it.")
+    evidence = models.FileField(
+        upload_to="settlements/%Y/", help_text=gettext_lazy("The settlement file as the supplier sent it.")
+    )
 
     class Meta:
         constraints = [

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from licensing.models import Licence, SalesChannel
 from raffle.models.draw import Draw
@@ -22,8 +23,8 @@ DESTRUCTION_DELAY_DAYS = 30
 
 
 class RollKind(models.TextChoices):
-    ROLL = "roll", "Roll of tickets"
-    BOOK = "book", "Book of stub tickets"
+    ROLL = "roll", gettext_lazy("Roll of tickets")
+    BOOK = "book", gettext_lazy("Book of stub tickets")
 
 
 class TicketRoll(models.Model):
@@ -43,7 +44,7 @@ class TicketRoll(models.Model):
     issued_at = models.DateTimeField(default=timezone.now)
     issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
     first_unsold = models.BigIntegerField(
-        null=True, blank=True, help_text="First serial handed back unsold; everything before it was sold."
+        null=True, blank=True, help_text=gettext_lazy("First serial handed back unsold; everything before it was sold.")
     )
     returned_at = models.DateTimeField(null=True, blank=True)
     # R:T7 R:L13 a roll or book that never comes back is declared lost, with a
@@ -106,13 +107,13 @@ class Sale(models.Model):
     amount = money_field()
     roll = models.ForeignKey(TicketRoll, null=True, blank=True, on_delete=models.PROTECT, related_name="sales")
     purchaser_name = models.CharField(max_length=150, blank=True)
-    purchaser_contact = models.CharField(max_length=200, blank=True, help_text="Phone or e-mail.")
+    purchaser_contact = models.CharField(max_length=200, blank=True, help_text=gettext_lazy("Phone or e-mail."))
     purchaser_address = models.CharField(max_length=300, blank=True)
     supplier_order = models.CharField(
-        max_length=60, blank=True, help_text="The order number in the supplier's system (imported sales)."
+        max_length=60, blank=True, help_text=gettext_lazy("The order number in the supplier's system (imported sales).")
     )
     envelope_pick = models.PositiveSmallIntegerField(null=True, blank=True)
-    device = models.CharField(max_length=60, blank=True, help_text="Point-of-sale device or seller.")
+    device = models.CharField(max_length=60, blank=True, help_text=gettext_lazy("Point-of-sale device or seller."))
     sold_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -216,9 +217,9 @@ class DrawPool(models.Model):
 
 
 class SelectionMethod(models.TextChoices):
-    RNG = "rng", "Drawn by the cryptographic RNG"
-    CONTAINER = "container", "Drawn from the container, serial typed twice"
-    SUPPLIER = "supplier", "Drawn by the registered supplier's system"
+    RNG = "rng", gettext_lazy("Drawn by the cryptographic RNG")
+    CONTAINER = "container", gettext_lazy("Drawn from the container, serial typed twice")
+    SUPPLIER = "supplier", gettext_lazy("Drawn by the registered supplier's system")
 
 
 class WinnerSelection(models.Model):
@@ -229,11 +230,13 @@ class WinnerSelection(models.Model):
     attempt = models.PositiveSmallIntegerField()
     ticket = models.ForeignKey(Ticket, on_delete=models.PROTECT, related_name="+")
     method = models.CharField(max_length=20, choices=SelectionMethod.choices)
-    pool_size = models.PositiveIntegerField(help_text="Valid tickets drawn from.")
+    pool_size = models.PositiveIntegerField(help_text=gettext_lazy("Valid tickets drawn from."))
     pool_max_seq = models.PositiveIntegerField()
-    rng_picks = models.JSONField(default=list, blank=True, help_text="Every index the RNG produced, in order.")
+    rng_picks = models.JSONField(
+        default=list, blank=True, help_text=gettext_lazy("Every index the RNG produced, in order.")
+    )
     rng_reference = models.CharField(
-        max_length=120, blank=True, help_text="The supplier system's reference of its RNG draw (D5)."
+        max_length=120, blank=True, help_text=gettext_lazy("The supplier system's reference of its RNG draw (D5).")
     )
     selected_at = models.DateTimeField(default=timezone.now)
     selected_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
@@ -242,8 +245,10 @@ class WinnerSelection(models.Model):
     # when they come forward, who they are, the ID seen and who checked it.
     claim_until = models.DateTimeField(null=True, blank=True)
     holder_name = models.CharField(max_length=150, blank=True)
-    id_seen = models.CharField(max_length=150, blank=True, help_text="The identification the holder showed.")
-    id_checked_by = models.CharField(max_length=150, blank=True, help_text="Who saw and checked it.")
+    id_seen = models.CharField(
+        max_length=150, blank=True, help_text=gettext_lazy("The identification the holder showed.")
+    )
+    id_checked_by = models.CharField(max_length=150, blank=True, help_text=gettext_lazy("Who saw and checked it."))
     superseded_at = models.DateTimeField(null=True, blank=True)
     superseded_reason = models.CharField(max_length=200, blank=True)
 

@@ -7,6 +7,7 @@ import datetime
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy
 
 from raffle.models.draw import Draw
 
@@ -27,20 +28,24 @@ def video_upload_to(instance, filename: str) -> str:
 class DrawVideo(models.Model):
     draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="videos")
     file = models.FileField(
-        upload_to=video_upload_to, blank=True, help_text="The recording, when the application keeps it."
+        upload_to=video_upload_to, blank=True, help_text=gettext_lazy("The recording, when the application keeps it.")
     )
     location = models.CharField(
-        max_length=300, blank=True, help_text="Where the recording is kept otherwise (drive, shelf, cloud folder)."
+        max_length=300,
+        blank=True,
+        help_text=gettext_lazy("Where the recording is kept otherwise (drive, shelf, cloud folder)."),
     )
-    resolution_lines = models.PositiveIntegerField(help_text="Vertical resolution, e.g. 720 or 1080.")
+    resolution_lines = models.PositiveIntegerField(help_text=gettext_lazy("Vertical resolution, e.g. 720 or 1080."))
     duration = models.DurationField()
     shows_ticket_selection = models.BooleanField(default=False)
     shows_envelope_selection = models.BooleanField(default=False)
     shows_card_reveal = models.BooleanField(default=False)
     shows_card_destruction = models.BooleanField(default=False)
-    keep_until = models.DateField(help_text="Earliest date the recording may be deleted.")
-    held_by = models.CharField(max_length=150, help_text="Who holds the recording.")
-    draw_date = models.DateField(help_text="The draw's date, copied so the retention rule is a constraint.")
+    keep_until = models.DateField(help_text=gettext_lazy("Earliest date the recording may be deleted."))
+    held_by = models.CharField(max_length=150, help_text=gettext_lazy("Who holds the recording."))
+    draw_date = models.DateField(
+        help_text=gettext_lazy("The draw's date, copied so the retention rule is a constraint.")
+    )
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField()
 

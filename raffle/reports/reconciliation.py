@@ -18,11 +18,12 @@ import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Sum
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db.models import OuterRef, Subquery, Sum
 from django.utils import timezone
 
 from core.money import ZERO
-from licensing.models import Deposit, TrustAccount
+from licensing.models import Deposit, Licence, TrustAccount
 from raffle.models import DepositCoverage, Draw, Event, SupplierSettlement
 
 
@@ -71,42 +72,88 @@ class DepositAllocation:
 
 
 def trust_account_of(event: Event) -> TrustAccount | None:
+    """The licence's trust account: read with the event when the event came
+    from `selectors.event_list()` (one query less on every treasurer's page)."""
+    licence = event.licence
+    if Licence.trust_account.is_cached(licence):
+        return getattr(licence, "trust_account", None)  # None cached: the licence has none yet
     return TrustAccount.objects.filter(licence_id=event.licence_id).first()
+
+
+# R:L12 each draw's deposits, read with the draw (`closed_draws`): the amount
+# the slips give it, their numbers and the last one's date.
+DEPOSIT_COLUMNS = ("deposited_total", "deposit_slips", "last_deposit_on")
+
+
+def deposit_columns() -> dict:
+    """The annotations of DEPOSIT_COLUMNS on a queryset of draws."""
+    cover = DepositCoverage.objects.filter(draw=OuterRef("pk")).order_by()
+    return {
+        "deposited_total": Subquery(cover.values("draw").annotate(total=Sum("amount")).values("total")[:1]),
+        "deposit_slips": ArraySubquery(cover.order_by("deposit__slip_number").values("deposit__slip_number")),
+        "last_deposit_on": Subquery(cover.order_by("-deposit__deposited_on").values("deposit__deposited_on")[:1]),
+    }
+
+
+def _coverage_of(draws) -> dict[int, tuple[Decimal, list[str], datetime.date | None]]:
+    """{draw id: (deposited, slips, last deposit day)} of the draws some slip
+    covers: from the draws' deposit columns when `closed_draws` read them,
+    else from the coverage rows (one query)."""
+    if draws and all(all(name in d.__dict__ for name in DEPOSIT_COLUMNS) for d in draws):
+        return {
+            d.pk: (d.deposited_total or ZERO, list(d.deposit_slips), d.last_deposit_on)
+            for d in draws
+            if d.deposit_slips
+        }
+    rows: dict[int, list[DepositCoverage]] = {}
+    for row in DepositCoverage.objects.filter(draw__in=[d.pk for d in draws]).select_related("deposit"):
+        rows.setdefault(row.draw_id, []).append(row)
+    return {
+        pk: (
+            sum((r.amount for r in covered), ZERO),
+            sorted(r.deposit.slip_number for r in covered),
+            max(r.deposit.deposited_on for r in covered),
+        )
+        for pk, covered in rows.items()
+    }
+
+
+def _settlement_fees(draws) -> dict[int, Decimal]:
+    """R:L12 the supplier's fees, deducted before its deposit, count with it:
+    read with the draws when `closed_draws` selected them, else one query."""
+    if draws and all(Draw.supplier_settlement.is_cached(d) for d in draws):
+        settlements = [d.supplier_settlement for d in draws if hasattr(d, "supplier_settlement")]
+    else:
+        settlements = SupplierSettlement.objects.filter(draw__in=[d.pk for d in draws])
+    return {s.draw_id: s.processing_fees + s.supplier_fees for s in settlements}
 
 
 def draw_reconciliation(
     event: Event, *, draws=None, today: datetime.date | None = None, account=...
 ) -> list[DrawReconciliation]:
     """One line per draw whose sales are closed; three queries whatever the
-    size (`draws` and `account`, when the page has read them, save two)."""
+    size (`draws` and `account`, when the page has read them, save them; draws
+    from `closed_draws` carry their deposits and settlement, saving the rest)."""
     today = today or timezone.localdate()
     account = trust_account_of(event) if account is ... else account
     allowance = datetime.timedelta(days=account.deposit_within_days if account else 3)
     if draws is None:
         draws = Draw.objects.filter(event=event, ticket_sales__isnull=False).order_by("number")
     draws = [d for d in draws if d.ticket_sales is not None]
-    coverage: dict[int, list[DepositCoverage]] = {}
-    for row in DepositCoverage.objects.filter(draw__in=[d.pk for d in draws]).select_related("deposit"):
-        coverage.setdefault(row.draw_id, []).append(row)
-    # R:L12 the supplier's fees, deducted before its deposit, count with it.
-    fees = {
-        s.draw_id: s.processing_fees + s.supplier_fees
-        for s in SupplierSettlement.objects.filter(draw__in=[d.pk for d in draws])
-    }
+    covered = _coverage_of(draws)
+    fees = _settlement_fees(draws)
     lines = []
     for draw in draws:
-        rows = coverage.get(draw.pk, [])
-        deposited = sum((r.amount for r in rows), ZERO)
+        deposited, rows, last = covered.get(draw.pk, (ZERO, [], None))  # rows: the slips holding its sales
         deducted = fees.get(draw.pk, ZERO)
         draw_day = timezone.localdate(draw.scheduled_at)
         due_by = draw_day + allowance
-        last = max((r.deposit.deposited_on for r in rows), default=None)
         line = DrawReconciliation(
             draw=draw,
             sales=draw.ticket_sales,
             deposited=deposited,
             deducted=deducted,
-            slips=sorted(r.deposit.slip_number for r in rows),
+            slips=rows,
             last_deposit_on=last,
             due_by=due_by,
         )

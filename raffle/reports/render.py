@@ -208,13 +208,16 @@ def final_csv(report: FinalReport) -> str:
     return head + "\n" + csv_text(DRAW_COLUMNS, _draw_rows(report, report.reconciliation))
 
 
-def report_file(event, kind: str, period: int | None, file_format: str):
+def report_file(event, kind: str, period: int | None, file_format: str, *, latest=...):
     """(content, filename, fee, due_on) of a report rendered now: what the page
-    previews and issues, and what `manage.py export_report` writes."""
+    previews and issues, and what `manage.py export_report` writes (`latest`:
+    the latest version issued, when the caller has read it)."""
     number = event.licence.number
     # R:R1 R:R2 after the licensing officer sent the issued report back, the
     # report says which version it corrects, when it was returned and why.
-    correction = report_to_correct(event.licence, kind, period if kind == "four_draw" else None, file_format)
+    correction = report_to_correct(
+        event.licence, kind, period if kind == "four_draw" else None, file_format, latest=latest
+    )
     if kind == "four_draw":
         report = four_draw_report(event, period)
         report.correction = correction

@@ -27,8 +27,12 @@ class SlipCopy:
 
     @property
     def draws_covered(self) -> str:
-        """The draw numbers whose sales this slip holds (L12), from the prefetched coverage."""
-        return ", ".join(str(cover.draw.number) for cover in self.deposit.coverage.all())
+        """The draw numbers whose sales this slip holds (L12): read with the
+        deposit (`covered_draw_numbers`), else from its prefetched coverage."""
+        numbers = getattr(self.deposit, "covered_draw_numbers", None)
+        if numbers is None:
+            numbers = [cover.draw.number for cover in self.deposit.coverage.all()]
+        return ", ".join(str(number) for number in numbers)
 
 
 def image_uri(file_field) -> str:

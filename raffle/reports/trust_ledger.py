@@ -68,8 +68,17 @@ def _expense_kind(expense: Expense) -> str:
     return "expense"
 
 
-def ledger_entries(licence: Licence) -> list[LedgerEntry]:
-    """Every movement of the licence's trust account, oldest first, with the running balance."""
+def ledger_entries(licence: Licence, *, payments=None, expenses=None, deposits=None) -> list[LedgerEntry]:
+    """Every movement of the licence's trust account, oldest first, with the
+    running balance. A report that has read the licence's prize payments (with
+    their draw), expenses or deposits (with their seed part) passes them, so
+    they are not read twice."""
+    if deposits is None:
+        deposits = Deposit.objects.filter(account__licence=licence).select_related("seed_part")
+    if payments is None:
+        payments = PrizePayment.objects.filter(draw__event__licence=licence).select_related("draw")
+    if expenses is None:
+        expenses = Expense.objects.filter(licence=licence)
     entries = [
         LedgerEntry(
             d.deposited_on,
@@ -80,7 +89,7 @@ def ledger_entries(licence: Licence) -> list[LedgerEntry]:
             "deposit",
             key=f"deposit:{d.pk}",
         )
-        for d in Deposit.objects.filter(account__licence=licence).select_related("seed_part")
+        for d in deposits
     ]
     entries += [
         LedgerEntry(
@@ -98,7 +107,7 @@ def ledger_entries(licence: Licence) -> list[LedgerEntry]:
             p.method,
             key=f"prize:{p.pk}",
         )
-        for p in PrizePayment.objects.filter(draw__event__licence=licence).select_related("draw")
+        for p in payments
     ]
     entries += [
         LedgerEntry(
@@ -110,7 +119,7 @@ def ledger_entries(licence: Licence) -> list[LedgerEntry]:
             e.method,
             key=f"expense:{e.pk}",
         )
-        for e in Expense.objects.filter(licence=licence)
+        for e in expenses
     ]
     entries.sort(key=lambda e: (e.on, e.amount < 0, e.key))  # money in before money out on a day
     balance = ZERO
@@ -124,7 +133,7 @@ def balance_on(entries: list[LedgerEntry], day: datetime.date) -> Decimal:
     return sum((e.amount for e in entries if e.on <= day), ZERO)
 
 
-def unpaid_prizes(licence: Licence) -> Decimal:
+def unpaid_prizes(licence: Licence, *, payments=None) -> Decimal:
     """R:P5 prizes won and not yet paid (held as unclaimed included), less those that joined the proceeds."""
     from raffle.models import Draw
 
@@ -133,23 +142,29 @@ def unpaid_prizes(licence: Licence) -> Decimal:
         "pk", "draw_prize", "jackpot_awarded"
     ):
         owed[draw.pk] = (draw.draw_prize or ZERO) + (draw.jackpot_awarded or ZERO)
-    for payment in PrizePayment.objects.filter(draw__event__licence=licence).only("draw_id", "amount"):
+    if payments is None:
+        payments = PrizePayment.objects.filter(draw__event__licence=licence).only("draw_id", "amount")
+    for payment in payments:
         owed[payment.draw_id] = owed.get(payment.draw_id, ZERO) - payment.amount
     for prize in UnclaimedPrize.objects.filter(draw__event__licence=licence, added_to_proceeds_on__isnull=False):
         owed[prize.draw_id] = owed.get(prize.draw_id, ZERO) - prize.amount
     return sum((max(v, ZERO) for v in owed.values()), ZERO)
 
 
-def trust_position(licence: Licence) -> TrustPosition | None:
-    """What the account holds and what it must keep for the players (registered as licensing's guard)."""
-    if not TrustAccount.objects.filter(licence=licence).exists():
+def trust_position(licence: Licence, *, account=..., event=None, entries=None, payments=None) -> TrustPosition | None:
+    """What the account holds and what it must keep for the players (registered as licensing's guard).
+    The ledger page passes what it has read: the account, the event, the ledger and the prize payments."""
+    if account is ...:
+        account = TrustAccount.objects.filter(licence=licence).first()
+    if account is None:
         return None
-    event = Event.objects.filter(licence=licence).first()
+    if event is None:
+        event = Event.objects.filter(licence=licence).first()
     jackpot = ZERO if event is None or event.is_concluded else event.jackpot
     return TrustPosition(
-        balance=sum((e.amount for e in ledger_entries(licence)), ZERO),
+        balance=sum((e.amount for e in (entries if entries is not None else ledger_entries(licence))), ZERO),
         jackpot=jackpot,
-        unpaid_prizes=unpaid_prizes(licence),
+        unpaid_prizes=unpaid_prizes(licence, payments=payments),
     )
 
 
@@ -219,11 +234,16 @@ def match_lines(lines: list[BankStatementLine], entries: list[LedgerEntry]) -> d
     return matched
 
 
-def statement_reconciliation(statement: BankStatement) -> StatementReconciliation:
-    """R:L12 the ledger against one imported statement, to the cent."""
+def statement_reconciliation(
+    statement: BankStatement, *, entries=None, lines=None, first=None
+) -> StatementReconciliation:
+    """R:L12 the ledger against one imported statement, to the cent. A page
+    showing every statement passes the ledger, all the account's statement
+    lines and its first statement, read once for all of them."""
     account = statement.account
-    entries = ledger_entries(account.licence)
-    all_lines = list(BankStatementLine.objects.filter(statement__account=account))
+    if entries is None:
+        entries = ledger_entries(account.licence)
+    all_lines = list(lines) if lines is not None else list(BankStatementLine.objects.filter(statement__account=account))
     matched = match_lines(all_lines, entries)
     cleared = {matched[ln.pk].key for ln in all_lines if ln.pk in matched and ln.posted_on <= statement.last_day}
     pending = [e for e in entries if e.on <= statement.last_day and e.key not in cleared]
@@ -244,7 +264,8 @@ def statement_reconciliation(statement: BankStatement) -> StatementReconciliatio
         rec.differences.append(
             f"{ln.posted_on:%Y-%m-%d} line {ln.line_number} “{ln.description}” {ln.amount:+,.2f}: not in the ledger"
         )
-    first = BankStatement.objects.filter(account=account).order_by("first_day", "pk").first()
+    if first is None:
+        first = BankStatement.objects.filter(account=account).order_by("first_day", "pk").first()
     if first is not None and first.opening_balance:
         explained += first.opening_balance
         rec.differences.append(

@@ -6,7 +6,10 @@ from raffle.models import Draw, DrawPostponement, DrawState, Envelope, Event
 
 
 def event_list():
-    return Event.objects.select_related("licence", "licence__organisation").order_by("-created_at")
+    # The trust account (one-to-one, may be missing) too: the treasurer's pages read it.
+    return Event.objects.select_related("licence", "licence__organisation", "licence__trust_account").order_by(
+        "-created_at"
+    )
 
 
 def current_draw(event: Event) -> Draw | None:

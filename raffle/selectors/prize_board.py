@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from core.money import average_amount, percent_used
+from core.money import ZERO, average_amount, percent_used
 from licensing.terms import licence_last_day, licence_prize_board_on
 from raffle.models import Draw, Event
 
@@ -74,22 +74,41 @@ class PrizeBoardForecast:
         return text
 
 
-def prize_board_forecast(event: Event) -> PrizeBoardForecast:
+def recent_closed(draws) -> list[Draw]:
+    """The latest FORECAST_RECENT_DRAWS draws whose sales are closed, newest
+    first, from every draw of the event already read."""
+    closed = [d for d in draws if d.ticket_sales is not None]
+    return sorted(closed, key=lambda d: d.number, reverse=True)[:FORECAST_RECENT_DRAWS]
+
+
+def prize_board_forecast(event: Event, draws: list[Draw] | None = None) -> PrizeBoardForecast:
     """From the actual sales so far and the schedule ahead: how much of the
-    prize board the prizes use, and in which draw they would pass it."""
+    prize board the prizes use, and in which draw they would pass it.
+    `draws`: every draw of the event, when the page has read them (saves three
+    queries)."""
     from raffle.services.prize_board import prizes_committed
 
     licence = event.licence
     board = licence_prize_board_on(licence, timezone.localdate())  # an approved amendment from its date
-    so_far = prizes_committed(event)
-    closed = list(
-        Draw.objects.filter(event=event, ticket_sales__isnull=False)
-        .order_by("-number")
-        .values_list("number", "draw_prize", "jackpot_contribution")[:FORECAST_RECENT_DRAWS]
-    )
+    if draws is None:
+        so_far = prizes_committed(event)
+        closed = list(
+            Draw.objects.filter(event=event, ticket_sales__isnull=False)
+            .order_by("-number")
+            .values_list("number", "draw_prize", "jackpot_contribution")[:FORECAST_RECENT_DRAWS]
+        )
+        last_number = closed[0][0] if closed else 0
+        next_draw = Draw.objects.filter(event=event, number=last_number + 1).only("scheduled_at").first()
+    else:
+        # R:P6 R:L3 as prizes_committed: the seed and the prizes of every draw whose sales are closed.
+        so_far = event.seed_jackpot + sum(
+            ((d.draw_prize or ZERO) + (d.jackpot_contribution or ZERO) for d in draws if d.ticket_sales is not None),
+            ZERO,
+        )
+        closed = [(d.number, d.draw_prize, d.jackpot_contribution) for d in recent_closed(draws)]
+        last_number = closed[0][0] if closed else 0
+        next_draw = next((d for d in draws if d.number == last_number + 1), None)
     pace = average_amount([prize + jackpot for _, prize, jackpot in closed])
-    last_number = closed[0][0] if closed else 0
-    next_draw = Draw.objects.filter(event=event, number=last_number + 1).only("scheduled_at").first()
     interval = datetime.timedelta(days=event.draw_interval_days)
     if next_draw is not None:
         next_date = timezone.localdate(next_draw.scheduled_at)

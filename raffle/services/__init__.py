@@ -56,10 +56,12 @@ from raffle.services.treasury import (  # noqa: F401
     deposit_cover_draws,
     deposit_record_for_draws,
     event_report_issue,
+    prize_payment_record,
+    winners_publication_record,
+)
+from raffle.services.unclaimed import (  # noqa: F401
     prize_add_to_proceeds,
     prize_log_contact_attempt,
     prize_mark_unclaimed,
-    prize_payment_record,
-    winners_publication_record,
 )
 from raffle.services.winner import draw_await_claim, draw_claim, draw_redraw_unclaimed  # noqa: F401

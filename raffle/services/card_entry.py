@@ -6,7 +6,8 @@ ended), so a mistyped `AS` never awards the jackpot."""
 
 from django.utils.translation import gettext as _
 
-from raffle.cards import ACE_OF_SPADES, card_name, parse_card
+from core.money import format_money_here
+from raffle.cards import ACE_OF_SPADES, card_name_for_reader, parse_card
 from raffle.errors import RaffleError
 from raffle.models import Draw, Event
 
@@ -14,11 +15,11 @@ from raffle.models import Draw, Event
 def ace_consequences(*, event: Event, draw: Draw) -> str:
     """What recording the Ace of Spades does next, in the volunteer's words."""
     return _(
-        "Recording the Ace of Spades awards the jackpot of $%(jackpot)s and the draw prize of $%(prize)s to "
+        "Recording the Ace of Spades awards the jackpot of %(jackpot)s and the draw prize of %(prize)s to "
         "ticket %(serial)s, and ends the event and licence %(licence)s: nothing more is sold or drawn under it."
     ) % {
-        "jackpot": f"{draw.jackpot_after or 0:,.2f}",
-        "prize": f"{draw.draw_prize or 0:,.2f}",
+        "jackpot": format_money_here(draw.jackpot_after or 0),
+        "prize": format_money_here(draw.draw_prize or 0),
         "serial": draw.winning_serial,
         "licence": event.licence.number,
     }
@@ -37,7 +38,7 @@ def typed_card(*, event: Event, draw: Draw, card: str, card_again: str | None, a
                 "The two cards typed do not match (%(first)s, then %(second)s). Nothing was recorded: "
                 "look at the card again and type it twice."
             )
-            % {"first": card_name(code), "second": card_name(again)},
+            % {"first": card_name_for_reader(code), "second": card_name_for_reader(again)},
             rule="E3",
         )
     if code == ACE_OF_SPADES and not ace_confirmed:

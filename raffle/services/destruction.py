@@ -21,12 +21,14 @@ from raffle.models import CardDestruction, DeckKind, DestructionMethod, Draw, En
 
 def _member(member_or_id, *, event: Event, role: str) -> BonaFideMember:
     if member_or_id is None:
-        raise RaffleError(f"Name the bona fide member who {role}.", rule="E3")
+        raise RaffleError(gettext("Name the bona fide member who %(role)s.") % {"role": role}, rule="E3")
     pk = getattr(member_or_id, "pk", member_or_id)
     member = BonaFideMember.objects.filter(pk=pk).select_related("user").first()
     if member is None or member.organisation_id != event.licence.organisation_id or not member.is_active:
         raise RaffleError(
-            f"The person who {role} must be an active bona fide member of {event.licence.organisation}.", rule="E3"
+            gettext("The person who %(role)s must be an active bona fide member of %(organisation)s.")
+            % {"role": role, "organisation": event.licence.organisation},
+            rule="E3",
         )
     return member
 
@@ -63,8 +65,11 @@ def _check_not_locked_out(member: BonaFideMember, *, role: str) -> None:
         # The lock ends when the oldest of these refusals leaves the cool-off window.
         until = timezone.localtime(recent[-1] + cooloff)
         raise RaffleError(
-            f"{member.full_name}, who {role}, gave a wrong password too many times and cannot sign until "
-            f"{until:%H:%M}. Another member can sign instead, or an administrator can check the audit trail.",
+            gettext(
+                "%(full_name)s, who %(role)s, gave a wrong password too many times and cannot sign until "
+                "%(until)s. Another member can sign instead, or an administrator can check the audit trail."
+            )
+            % {"full_name": member.full_name, "role": role, "until": format(until, "%H:%M")},
             rule="E3",
         )
 
@@ -158,11 +163,14 @@ def log_card_destruction(
     check_member_may_act(verifier, role=gettext("verify the card's destruction"))  # R:L13
     if destroyer.pk == verifier.pk or destroyer.user_id == verifier.user_id:  # R:E3
         raise RaffleError(
-            "The destruction must be verified by a second person, not the one who destroyed the card.", rule="E3"
+            gettext("The destruction must be verified by a second person, not the one who destroyed the card."),
+            rule="E3",
         )
     if not verifier.is_in_charge:  # R:E3
         raise RaffleError(
-            f"{verifier.full_name} is not a member in charge of the lottery; the verifier must be.", rule="E3"
+            gettext("%(full_name)s is not a member in charge of the lottery; the verifier must be.")
+            % {"full_name": verifier.full_name},
+            rule="E3",
         )
     destroyer_at, verifier_at = _authenticate_members(
         (destroyer, destroyer_password, "destroyed the card"),

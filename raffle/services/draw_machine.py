@@ -17,6 +17,7 @@ staff on two laptops cannot both succeed.
 """
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from raffle.errors import EventConcluded, TransitionNotAllowed
@@ -45,8 +46,11 @@ def check(event: Event, draw: Draw, name: str) -> Step:
     step = STEPS_BY_NAME[name]
     if event.status == EventStatus.CONCLUDED:  # R:P4
         raise EventConcluded(
-            f"{event} is concluded: the Ace of Spades has been found, so nothing more can be "
-            "sold or drawn under this licence.",
+            gettext(
+                "%(event)s is concluded: the Ace of Spades has been found, so nothing more can be sold or "
+                "drawn under this licence."
+            )
+            % {"event": event},
             rule="P4",
         )
     check_licence_allows_step(event, draw)  # R:R5
@@ -61,13 +65,19 @@ def check(event: Event, draw: Draw, name: str) -> Step:
     if is_move_back != step.back or (move_back_pending and not can_move):
         if move_back_pending:
             raise TransitionNotAllowed(
-                f"Draw {draw.number} is the must-go final draw and the card is not the Ace of Spades: log "
-                f"the card's destruction and {here.verb}.",
+                gettext(
+                    "Draw %(number)s is the must-go final draw and the card is not the Ace of Spades: log the "
+                    "card's destruction and %(verb)s."
+                )
+                % {"number": draw.number, "verb": here.verb},
                 rule="P7",
             )
         raise TransitionNotAllowed(
-            f"Cannot draw another winning ticket for draw {draw.number}: only a must-go final draw whose "
-            f"card is not the ace does that (the draw is at “{draw.get_state_display().lower()}”).",
+            gettext(
+                "Cannot draw another winning ticket for draw %(number)s: only a must-go final draw whose "
+                "card is not the ace does that (the draw is at “%(lower)s”)."
+            )
+            % {"number": draw.number, "lower": draw.get_state_display().lower()},
             rule="P7",
         )
     if can_move:
@@ -76,12 +86,17 @@ def check(event: Event, draw: Draw, name: str) -> Step:
     verb = step.verb
     if DRAW_ORDER.index(draw.state) >= DRAW_ORDER.index(step.to):
         raise TransitionNotAllowed(
-            f"Cannot {verb} for draw {draw.number}: that step is already done (the draw is at “{current}”).",
+            gettext("Cannot %(verb)s for draw %(number)s: that step is already done (the draw is at “%(current)s”).")
+            % {"verb": verb, "number": draw.number, "current": current},
             rule="D8",
         )
     next_verb = here.verb if here is not None and here.to else "nothing"
     raise TransitionNotAllowed(
-        f"Cannot {verb} for draw {draw.number} yet: the draw is at “{current}”, so the next step is to {next_verb}.",
+        gettext(
+            "Cannot %(verb)s for draw %(number)s yet: the draw is at “%(current)s”, so the next step "
+            "is to %(next_verb)s."
+        )
+        % {"verb": verb, "number": draw.number, "current": current, "next_verb": next_verb},
         rule="D8",
     )
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from core.money import (
     DRAW_PRIZE_PERCENT,
@@ -14,6 +15,7 @@ from core.money import (
     LICENSEE_PERCENT,
     MAX_AMOUNT,
     Split,
+    format_money_here,
     parse_amount,
     split_sales,
 )
@@ -35,19 +37,25 @@ def draw_open_sales(*, actor, draw: Draw, today: datetime.date | None = None) ->
     event, draw, step = draw_machine.begin(draw, "open_sales")
     licence = event.licence
     if licence.status != LicenceStatus.ACTIVE or licence_is_expired(licence, today):  # R:L8 amended expiry included
-        raise RaffleError(f"Licence {licence.number} is not in force; no tickets may be sold under it.")
+        raise RaffleError(
+            gettext("Licence %(number)s is not in force; no tickets may be sold under it.") % {"number": licence.number}
+        )
     event_check_ready_to_sell(event)  # R:T12
     if draws_by_supplier(draw) and not licence.supplier_recorded:  # R:D5
         raise RaffleError(
-            f"Licence {licence.number} sells electronically: record its AGCO-registered supplier (name, "
-            "registration number, system name and version) before selling.",
+            gettext(
+                "Licence %(number)s sells electronically: record its AGCO-registered supplier (name, "
+                "registration number, system name and version) before selling."
+            )
+            % {"number": licence.number},
             rule="D5",
         )
     # R:T11 the previous draw finishes before the next draw's sales start.
     unfinished = event.draws.filter(number__lt=draw.number).exclude(state=DrawState.CLOSED).first()
     if unfinished:
         raise TransitionNotAllowed(
-            f"Draw {unfinished.number} is not finished yet; finish it before selling for draw {draw.number}.",
+            gettext("Draw %(number)s is not finished yet; finish it before selling for draw %(number2)s.")
+            % {"number": unfinished.number, "number2": draw.number},
             rule="T11",
         )
     return draw_machine.advance(
@@ -94,7 +102,7 @@ def _whole_number(value) -> int | None:
     try:
         return int(str(value).strip())
     except ValueError:
-        raise RaffleError("The container count must be a whole number of tickets.") from None
+        raise RaffleError(gettext("The container count must be a whole number of tickets.")) from None
 
 
 def close_sales_figures(
@@ -125,7 +133,7 @@ def close_sales_figures(
     valid = void = None
     if draw.is_imported:
         if counted is None:
-            raise RaffleError("An imported draw needs its ticket sales total.")
+            raise RaffleError(gettext("An imported draw needs its ticket sales total."))
         total, container_count = counted, None
     else:
         container_count = _whole_number(container_count)
@@ -134,22 +142,31 @@ def close_sales_figures(
         valid, void, total = tickets.valid_tickets, tickets.void_tickets, tickets.sales
         if valid == 0:  # R:T7
             raise RaffleError(
-                f"No valid ticket has been sold for draw {draw.number}; sales cannot close "
-                "on an empty pool. Record the night's sales first.",
+                gettext(
+                    "No valid ticket has been sold for draw %(number)s; sales cannot close on an empty pool. "
+                    "Record the night's sales first."
+                )
+                % {"number": draw.number},
                 rule="T7",
             )
         # R:T7 R:L13 R:D3 the tickets counted in the container are reconciled against the sales,
         # so every sold ticket is in the container the winner is drawn from.
         if container_count is not None and container_count != valid:
             raise RaffleError(
-                f"The container holds {container_count} tickets but {valid} valid tickets were "
-                f"sold for draw {draw.number}. Recount, or find the missing sale, before closing.",
+                gettext(
+                    "The container holds %(container_count)s tickets but %(valid)s valid tickets were sold for "
+                    "draw %(number)s. Recount, or find the missing sale, before closing."
+                )
+                % {"container_count": container_count, "valid": valid, "number": draw.number},
                 rule="L13",
             )
         if counted is not None and counted != total:  # R:T11 sales are reconciled before the draw
             raise RaffleError(
-                f"The tickets sold for draw {draw.number} add up to ${total:,.2f}, but "
-                f"${counted:,.2f} was counted. Find the difference before closing sales.",
+                gettext(
+                    "The tickets sold for draw %(number)s add up to %(total)s, but %(counted)s was counted. "
+                    "Find the difference before closing sales."
+                )
+                % {"number": draw.number, "total": format_money_here(total), "counted": format_money_here(counted)},
                 rule="T11",
             )
     event = draw.event
@@ -160,8 +177,14 @@ def close_sales_figures(
     before = event.jackpot if jackpot_before is None else jackpot_before
     if before + split.jackpot_contribution > MAX_AMOUNT:
         raise RaffleError(
-            f"The jackpot would grow to ${before + split.jackpot_contribution:,.2f}, more than this system can "
-            f"record (${MAX_AMOUNT:,.2f}); check the ticket sales and the opening jackpot."
+            gettext(
+                "The jackpot would grow to %(value)s, more than this system can record (%(MAX_AMOUNT)s); "
+                "check the ticket sales and the opening jackpot."
+            )
+            % {
+                "value": format_money_here(before + split.jackpot_contribution),
+                "MAX_AMOUNT": format_money_here(MAX_AMOUNT),
+            }
         )
     return CloseSalesFigures(
         sales=split.sales,
@@ -206,8 +229,11 @@ def draw_close_sales(*, actor, draw: Draw, ticket_sales=None, container_count=No
         shown = parse_amount(expected_sales, what="The total shown")
         if shown != figures.sales:  # R:P1 close only at the total that was shown
             raise RaffleError(
-                f"The sales of draw {draw.number} changed since the figures were shown: they now add up to "
-                f"${figures.sales:,.2f}, not ${shown:,.2f}. Nothing was closed; check the new figures.",
+                gettext(
+                    "The sales of draw %(number)s changed since the figures were shown: they now add up to "
+                    "%(sales)s, not %(shown)s. Nothing was closed; check the new figures."
+                )
+                % {"number": draw.number, "sales": format_money_here(figures.sales), "shown": format_money_here(shown)},
                 rule="P1",
             )
     fields = sales_close_write(event=event, draw=draw, figures=figures)

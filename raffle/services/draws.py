@@ -9,12 +9,12 @@ import datetime
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from licensing.models import Licence
 from licensing.services import licence_conclude
-from licensing.terms import licence_expires_on, licence_in_force_on
-from raffle.cards import ACE_OF_SPADES, card_name
+from raffle.cards import ACE_OF_SPADES, card_name_for_reader
 from raffle.envelope_taken import opened_envelope_rule
 from raffle.errors import RaffleError
 from raffle.models import (
@@ -35,6 +35,7 @@ from raffle.services.card_entry import typed_card
 from raffle.services.destruction import log_card_destruction, log_signature_refusals
 from raffle.services.events import draw_mark_if_last
 from raffle.services.must_go import must_go_settle
+from raffle.services.must_go_settings import check_last_draw_must_go
 from raffle.services.pool import (
     claim_at_the_draw,
     draws_by_rng,
@@ -72,7 +73,7 @@ def draw_record_winning_ticket(
     """
     event, draw, step = draw_machine.begin(draw, "draw_ticket")
     check_draw_time(draw)  # R:D9
-    _check_last_draw_must_go(event, draw)
+    check_last_draw_must_go(event, draw)
     data = {}
     if draw.is_imported:
         serial = normalise_serial(serial)
@@ -120,30 +121,17 @@ def draw_record_winning_ticket(
     )
 
 
-def _check_last_draw_must_go(event: Event, draw: Draw) -> None:
-    """R:P7 the last draw the licence allows cannot roll over: it is run as the
-    must-go final draw, which is set before its winning ticket is drawn.
-    (Imported draws are history, decided elsewhere.)"""
-    if draw.must_go or draw.is_imported:
-        return
-    next_day = timezone.localdate(draw.scheduled_at) + datetime.timedelta(days=event.draw_interval_days)
-    if not licence_in_force_on(event.licence, next_day):  # R:L8 by the expiry in force, amendments included
-        expires_on = licence_expires_on(event.licence, next_day)
-        raise RaffleError(
-            f"Draw {draw.number} is the last draw before the licence expires on {expires_on:%Y-%m-%d}, so the "
-            "Ace of Spades must be found in it. Make it the must-go final draw (the event's exit strategy page), "
-            "then draw the winning ticket.",
-            rule="P7",
-        )
-
-
 def _parse_envelope_number(value) -> int:
     try:
         number = int(str(value).strip())
     except (TypeError, ValueError):
-        raise RaffleError(f"Envelope numbers run from 1 to 52; {value!r} is not one.") from None
+        raise RaffleError(
+            gettext("Envelope numbers run from 1 to 52; %(value)s is not one.") % {"value": repr(value)}
+        ) from None
     if not 1 <= number <= ENVELOPE_COUNT:
-        raise RaffleError(f"Envelope numbers run from 1 to 52; there is no envelope {number}.")
+        raise RaffleError(
+            gettext("Envelope numbers run from 1 to 52; there is no envelope %(number)s.") % {"number": number}
+        )
     return number
 
 
@@ -158,16 +146,23 @@ def winners_envelope(*, event: Event, draw: Draw, envelope_number=None) -> tuple
         taken = Envelope.objects.filter(event=event, number=requested, opened_at__isnull=False).first()
         if taken:  # R:T9 as the Rules of Play and the wizard say it (raffle.envelope_taken)
             raise RaffleError(
-                f"Envelope {requested} was already opened ({card_name(taken.card)}): under this event's Rules "
-                f"of Play, {opened_envelope_rule(event, picked_on_ticket=False)}.",
+                gettext(
+                    "Envelope %(requested)s was already opened (%(card)s): under this event's Rules of Play, "
+                    "%(opened_envelope_rule)s."
+                )
+                % {
+                    "requested": requested,
+                    "card": card_name_for_reader(taken.card),
+                    "opened_envelope_rule": opened_envelope_rule(event, picked_on_ticket=False),
+                },
                 rule="E1",
             )
     number, how = resolve_envelope(event=event, draw=draw, requested=requested)
     envelope = Envelope.objects.select_for_update().get(event=event, number=number)
     if envelope.is_open:
         raise RaffleError(
-            f"Envelope {number} was already opened ({card_name(envelope.card)}); "
-            "choose an envelope that is still sealed.",
+            gettext("Envelope %(number)s was already opened (%(card)s); choose an envelope that is still sealed.")
+            % {"number": number, "card": card_name_for_reader(envelope.card)},
             rule="E1",
         )
     return envelope, how
@@ -209,16 +204,22 @@ def draw_reveal_card(
         duplicate = Envelope.objects.filter(event=event, card=code).exclude(pk=envelope.pk).first()
         if duplicate:  # R:E1
             raise RaffleError(
-                f"The {card_name(code)} was already found in envelope {duplicate.number}; a deck "
-                "holds each card once. Check the card and type it again.",
+                gettext(
+                    "The %(card)s was already found in envelope %(number)s; a deck holds each card once. Check "
+                    "the card and type it again."
+                )
+                % {"card": card_name_for_reader(code), "number": duplicate.number},
                 rule="E1",
             )
         envelope.card = code
     elif envelope.card != code:
         # Never name the sealed card in a refusal: that would open the envelope without a draw (E4).
         raise RaffleError(
-            f"That is not the card the electronic deck holds in envelope {envelope.number}. "
-            "Leave the card empty: the system opens an electronic envelope itself.",
+            gettext(
+                "That is not the card the electronic deck holds in envelope %(number)s. Leave the card "
+                "empty: the system opens an electronic envelope itself."
+            )
+            % {"number": envelope.number},
             rule="E4",
         )
     published = {}
@@ -230,7 +231,9 @@ def draw_reveal_card(
         with transaction.atomic():
             envelope.save(update_fields=["card", "opened_at", "opened_in_draw"])
     except IntegrityError:
-        raise RaffleError(f"The {card_name(code)} is already recorded in this deck.", rule="E1") from None
+        raise RaffleError(
+            gettext("The %(card)s is already recorded in this deck.") % {"card": card_name_for_reader(code)}, rule="E1"
+        ) from None
     draw.envelope = envelope
     return draw_machine.advance(
         actor=actor,
@@ -248,9 +251,12 @@ def _check_commitment(*, event: Event, envelope: Envelope) -> dict:
         event_id=event.pk, envelope_number=envelope.number, card=envelope.card, salt=commitment.salt
     ):
         raise RaffleError(
-            f"Envelope {envelope.number}'s card does not match the commitment published before the "
-            "first sale: the electronic deck may have been altered. Do not continue the draw; notify "
-            "the Registrar and the auditor.",
+            gettext(
+                "Envelope %(number)s's card does not match the commitment published before the first sale: "
+                "the electronic deck may have been altered. Do not continue the draw; notify the Registrar "
+                "and the auditor."
+            )
+            % {"number": envelope.number},
             rule="E4",
         )
     return {"salt": commitment.salt, "commitment": commitment.commitment}
@@ -268,7 +274,7 @@ def draw_roll_over(
     event, draw, step = draw_machine.begin(draw, "roll_over")
     envelope = draw.envelope
     if envelope.card == ACE_OF_SPADES:
-        raise RaffleError("This card is the Ace of Spades: award the jackpot instead.", rule="P4")
+        raise RaffleError(gettext("This card is the Ace of Spades: award the jackpot instead."), rule="P4")
     log_card_destruction(
         actor=actor,
         event=event,
@@ -331,8 +337,11 @@ def schedule_next_draw(*, event: Event, after: Draw, actor=None) -> Draw | None:
         return None
     if event.last_draw_number and after.number >= event.last_draw_number:
         raise RaffleError(
-            f"Draw {event.last_draw_number} is the event's last draw, fixed in its Rules of Play: no draw is "
-            "scheduled after it, and it is the must-go final draw that ends at the Ace of Spades.",
+            gettext(
+                "Draw %(last_draw_number)s is the event's last draw, fixed in its Rules of Play: no draw "
+                "is scheduled after it, and it is the must-go final draw that ends at the Ace of Spades."
+            )
+            % {"last_draw_number": event.last_draw_number},
             rule="P7",
         )
     # Days are added to the local time (a zoneinfo datetime adds wall-clock
@@ -353,8 +362,8 @@ def draw_award_jackpot(*, actor, draw: Draw) -> Draw:
     event, draw, step = draw_machine.begin(draw, "award_jackpot")
     if draw.envelope.card != ACE_OF_SPADES:
         raise RaffleError(
-            f"The card is the {card_name(draw.envelope.card)}, not the Ace of Spades: "
-            "log its destruction and roll the jackpot over."
+            gettext("The card is the %(card)s, not the Ace of Spades: log its destruction and roll the jackpot over.")
+            % {"card": card_name_for_reader(draw.envelope.card)}
         )
     licence = Licence.objects.select_for_update().get(pk=event.licence_id)
     draw_machine.advance(

@@ -5,6 +5,7 @@ as the must-go final draw (P7); however it ended, the final report is due
 (`raffle.reports.deadlines`, `raffle.reports.builders.final`)."""
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from licensing.models import Licence, LicenceStatus
 from licensing.terms import licence_expires_on, licence_is_expired
@@ -16,8 +17,11 @@ def check_not_cancelled(licence: Licence, what: str) -> None:
     if licence.status == LicenceStatus.CANCELLED:
         ended = f" on {licence.concluded_at:%Y-%m-%d}" if licence.concluded_at else ""
         raise RaffleError(
-            f"Licence {licence.number} was cancelled{ended}: {what} cannot go ahead under it. The final report "
-            "is due within 30 days of the cancellation (the treasurer's reports page).",
+            gettext(
+                "Licence %(number)s was cancelled%(ended)s: %(what)s cannot go ahead under it. The final "
+                "report is due within 30 days of the cancellation (the treasurer's reports page)."
+            )
+            % {"number": licence.number, "ended": ended, "what": what},
             rule="R5",
         )
 
@@ -31,9 +35,15 @@ def check_licence_allows_step(event, draw) -> None:
     today = timezone.localdate()
     if not draw.must_go and licence_is_expired(licence, today):  # R:L8 by the expiry in force, amendments included
         raise RaffleError(
-            f"Licence {licence.number} expired on {licence_expires_on(licence, today):%Y-%m-%d} without the Ace "
-            f"of Spades: draw "
-            f"{draw.number} can only go on as the must-go final draw, run until the Ace is found. Make it the "
-            "must-go final draw (the event's exit strategy page), then carry on.",
+            gettext(
+                "Licence %(number)s expired on %(licence_expires_on)s without the Ace of Spades: draw "
+                "%(number2)s can only go on as the must-go final draw, run until the Ace is found. Make it "
+                "the must-go final draw (the event's exit strategy page), then carry on."
+            )
+            % {
+                "number": licence.number,
+                "licence_expires_on": format(licence_expires_on(licence, today), "%Y-%m-%d"),
+                "number2": draw.number,
+            },
             rule="R5",
         )

@@ -4,6 +4,7 @@ import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from core.money import Rounding, parse_amount
@@ -23,7 +24,8 @@ from raffle.models import (
     SeedSource,
 )
 from raffle.services.deck import deck_root, deck_shuffle_and_commit
-from raffle.services.must_go import check_last_draw, check_must_go_payout, draw_mark_if_last
+from raffle.services.must_go import draw_mark_if_last
+from raffle.services.must_go_settings import check_last_draw, check_must_go_payout
 from raffle.services.seed import check_seed_terms
 
 DEFAULT_PRICE_TIERS = [(1, "5.00"), (3, "10.00")]
@@ -35,14 +37,17 @@ def _parse_price_tiers(price_tiers) -> list[tuple[int, object]]:
         try:
             quantity = int(quantity)
         except (TypeError, ValueError):
-            raise RaffleError(f"A price tier's ticket count must be a whole number, not {quantity!r}.") from None
+            raise RaffleError(
+                gettext("A price tier's ticket count must be a whole number, not %(quantity)s.")
+                % {"quantity": repr(quantity)}
+            ) from None
         if quantity < 1:
-            raise RaffleError("A price tier must sell at least one ticket.")
+            raise RaffleError(gettext("A price tier must sell at least one ticket."))
         parsed.append((quantity, parse_amount(price, what=f"The price of {quantity} ticket(s)", allow_zero=False)))
     if not parsed:
-        raise RaffleError("Give at least one ticket price, for example 1 for $5.")
+        raise RaffleError(gettext("Give at least one ticket price, for example 1 for $5."))
     if len({q for q, _ in parsed}) != len(parsed):
-        raise RaffleError("Two price tiers sell the same number of tickets; keep one price per quantity.")
+        raise RaffleError(gettext("Two price tiers sell the same number of tickets; keep one price per quantity."))
     return parsed
 
 
@@ -80,28 +85,37 @@ def event_setup(
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     if licence.status != LicenceStatus.ACTIVE:
         raise RaffleError(
-            f"Licence {licence.number} is {licence.get_status_display().lower()}; a new event needs a new licence.",
+            gettext("Licence %(number)s is %(lower)s; a new event needs a new licence.")
+            % {"number": licence.number, "lower": licence.get_status_display().lower()},
             rule="P4",
         )
     if Event.objects.filter(licence=licence).exists():
-        raise RaffleError(f"Licence {licence.number} already has its event; one licence runs one event.")
+        raise RaffleError(
+            gettext("Licence %(number)s already has its event; one licence runs one event.")
+            % {"number": licence.number}
+        )
     if deck_kind not in DeckKind.values:
-        raise RaffleError("The deck must be 'paper' or 'electronic'.")
+        raise RaffleError(gettext("The deck must be 'paper' or 'electronic'."))
     if deck_kind == DeckKind.ELECTRONIC and not licence.has_system_approval:  # R:E4 R:D5
         raise RaffleError(
-            f"Licence {licence.number} records no approval of this software's electronic deck; use a paper deck "
-            "(or the registered supplier's), or record the approval's reference and date on the licence first.",
+            gettext(
+                "Licence %(number)s records no approval of this software's electronic deck; use a paper "
+                "deck (or the registered supplier's), or record the approval's reference and date on the "
+                "licence first."
+            )
+            % {"number": licence.number},
             rule="E4",
         )
     Rounding.quantum(rounding)
     if envelope_taken_procedure not in EnvelopeTakenProcedure.values:
-        raise RaffleError("Choose what happens when the picked envelope is already open.")
+        raise RaffleError(gettext("Choose what happens when the picked envelope is already open."))
     if draw_interval_days < 1:
-        raise RaffleError("Draws must be at least one day apart.")
+        raise RaffleError(gettext("Draws must be at least one day apart."))
     first_day = timezone.localdate(first_draw_at)
     if not licence_in_force_on(licence, first_day):  # R:L8 an approved amendment of the dates included
         raise RaffleError(
-            f"The first draw is after the licence expires ({licence_expires_on(licence, first_day):%Y-%m-%d})."
+            gettext("The first draw is after the licence expires (%(licence_expires_on)s).")
+            % {"licence_expires_on": format(licence_expires_on(licence, first_day), "%Y-%m-%d")}
         )
     tiers = _parse_price_tiers(price_tiers)
     seed = parse_amount(seed_jackpot, what="The seed jackpot")
@@ -187,19 +201,21 @@ def event_setup(
 
 def _check_revenue_model(*, licence: Licence, revenue_model: str, draw_place: str) -> None:
     if revenue_model not in RevenueModel.values:
-        raise RaffleError("The revenue model must be 'standard' or 'bingo'.")
+        raise RaffleError(gettext("The revenue model must be 'standard' or 'bingo'."))
     if revenue_model != RevenueModel.BINGO:
         return
     if licence.sales_channel != SalesChannel.PAPER_STUB:  # R:T12
         raise RaffleError(
-            f"A bingo revenue model event sells stub tickets only; licence {licence.number} is for "
-            f"{licence.get_sales_channel_display().lower()}.",
+            gettext("A bingo revenue model event sells stub tickets only; licence %(number)s is for %(lower)s.")
+            % {"number": licence.number, "lower": licence.get_sales_channel_display().lower()},
             rule="T12",
         )
     if not (draw_place or "").strip():  # R:T12
         raise RaffleError(
-            "Name the bingo hall: a bingo revenue model event sells its tickets and holds "
-            "its draws inside the hall only.",
+            gettext(
+                "Name the bingo hall: a bingo revenue model event sells its tickets and holds its draws "
+                "inside the hall only."
+            ),
             rule="T12",
         )
 
@@ -207,7 +223,7 @@ def _check_revenue_model(*, licence: Licence, revenue_model: str, draw_place: st
 def _clean_policy(text: str) -> str:
     text = (text or "").strip()
     if not text:  # R:P5
-        raise RaffleError("The Rules of Play must say how unclaimed prizes are handled.", rule="P5")
+        raise RaffleError(gettext("The Rules of Play must say how unclaimed prizes are handled."), rule="P5")
     return text
 
 
@@ -236,11 +252,16 @@ def event_update_rules(*, actor, event: Event, price_tiers=None, **changes) -> E
     event = Event.objects.select_for_update().get(pk=event.pk)
     unknown = set(changes) - set(RULES_FIELDS)
     if unknown:
-        raise RaffleError(f"These are not Rules of Play settings: {', '.join(sorted(unknown))}.")
+        raise RaffleError(
+            gettext("These are not Rules of Play settings: %(sorted)s.") % {"sorted": ", ".join(sorted(unknown))}
+        )
     if rules_frozen(event):  # R:R4
         raise RaffleError(
-            f"Tickets are on sale for {event} already, so its Rules of Play can no longer change: "
-            "players bought their tickets under the rules as published.",
+            gettext(
+                "Tickets are on sale for %(event)s already, so its Rules of Play can no longer change: "
+                "players bought their tickets under the rules as published."
+            )
+            % {"event": event},
             rule="R4",
         )
     if "rounding" in changes:
@@ -249,11 +270,11 @@ def event_update_rules(*, actor, event: Event, price_tiers=None, **changes) -> E
         "envelope_taken_procedure" in changes
         and changes["envelope_taken_procedure"] not in EnvelopeTakenProcedure.values
     ):
-        raise RaffleError("Choose what happens when the picked envelope is already open.")
+        raise RaffleError(gettext("Choose what happens when the picked envelope is already open."))
     if "draw_interval_days" in changes and int(changes["draw_interval_days"]) < 1:
-        raise RaffleError("Draws must be at least one day apart.")
+        raise RaffleError(gettext("Draws must be at least one day apart."))
     if "claim_period_days" in changes and int(changes["claim_period_days"]) < 1:
-        raise RaffleError("Give winners at least one day to claim their prize.", rule="T8")
+        raise RaffleError(gettext("Give winners at least one day to claim their prize."), rule="T8")
     if "must_go_payout" in changes:
         check_must_go_payout(changes["must_go_payout"], event=event)
     if "unclaimed_prize_policy" in changes:
@@ -291,12 +312,14 @@ def event_submit_rules(*, actor, event: Event, submitted_on: datetime.date) -> E
     event = Event.objects.select_for_update().get(pk=event.pk)
     if not event.must_go_payout:  # R:T12
         raise RaffleError(
-            "The Rules of Play must contain an exit strategy: choose how the holders of a "
-            "must-go final draw are paid before submitting them.",
+            gettext(
+                "The Rules of Play must contain an exit strategy: choose how the holders of a must-go "
+                "final draw are paid before submitting them."
+            ),
             rule="T12",
         )
     if submitted_on > timezone.localdate():
-        raise RaffleError("The submission cannot be dated in the future.")
+        raise RaffleError(gettext("The submission cannot be dated in the future."))
     event.rules_submitted_on = submitted_on
     event.save(update_fields=["rules_submitted_on"])
     audit_record(actor=actor, action="raffle.event.submit_rules", obj=event, data={"submitted_on": submitted_on})
@@ -305,9 +328,13 @@ def event_submit_rules(*, actor, event: Event, submitted_on: datetime.date) -> E
 
 def _check_rules_approval(approved_on, reference: str) -> None:
     if not isinstance(approved_on, datetime.date) or approved_on > timezone.localdate():
-        raise RaffleError("Give the day the licensing authority approved the Rules of Play (not a day to come).")
+        raise RaffleError(
+            gettext("Give the day the licensing authority approved the Rules of Play (not a day to come).")
+        )
     if not (reference or "").strip():
-        raise RaffleError("Give the authority's reference of the approval (its letter, e-mail or file number).")
+        raise RaffleError(
+            gettext("Give the authority's reference of the approval (its letter, e-mail or file number).")
+        )
 
 
 @transaction.atomic
@@ -317,8 +344,11 @@ def event_record_rules_approval(*, actor, event: Event, approved_on: datetime.da
     event = Event.objects.select_for_update().get(pk=event.pk)
     if rules_frozen(event):  # R:R4
         raise RaffleError(
-            f"Tickets are on sale for {event} already; the approval of its Rules of Play was due before the "
-            "first sale.",
+            gettext(
+                "Tickets are on sale for %(event)s already; the approval of its Rules of Play was due "
+                "before the first sale."
+            )
+            % {"event": event},
             rule="R4",
         )
     _check_rules_approval(approved_on, reference)
@@ -342,13 +372,17 @@ def event_check_ready_to_sell(event: Event) -> None:
         return
     if not event.must_go_payout:
         raise RaffleError(
-            "This bingo revenue model event has no exit strategy in its Rules of Play; "
-            "choose how a must-go final draw is paid before selling.",
+            gettext(
+                "This bingo revenue model event has no exit strategy in its Rules of Play; choose how a "
+                "must-go final draw is paid before selling."
+            ),
             rule="T12",
         )
     if event.rules_submitted_on is None:
         raise RaffleError(
-            "Submit this bingo revenue model event's Rules of Play for review, and record the day, before selling.",
+            gettext(
+                "Submit this bingo revenue model event's Rules of Play for review, and record the day, before selling."
+            ),
             rule="T12",
         )
     _check_rules_approved(event)
@@ -357,7 +391,10 @@ def event_check_ready_to_sell(event: Event) -> None:
 def _check_rules_approved(event: Event) -> None:
     if event.rules_approved_on is None:  # R:R4
         raise RaffleError(
-            f"Record the licensing authority's approval of the Rules of Play of {event} (date and reference) "
-            "before the first sale.",
+            gettext(
+                "Record the licensing authority's approval of the Rules of Play of %(event)s (date and "
+                "reference) before the first sale."
+            )
+            % {"event": event},
             rule="R4",
         )

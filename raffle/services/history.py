@@ -14,6 +14,7 @@ import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from core.errors import DomainError
@@ -44,15 +45,21 @@ def _held_at(draw: Draw, event: Event, day: datetime.date) -> datetime.datetime:
     at = _scheduled_at(event, day)
     if advertised_here and at < advertised_here:
         raise RaffleError(
-            f"Draw {draw.number} is advertised here for {advertised(advertised_here)}, but the record says it was "
-            f"held on {day:%Y-%m-%d}, before that: a draw is never held before its advertised time. Check the "
-            "record's date (or the first draw's date the event was set up with).",
+            gettext(
+                "Draw %(number)s is advertised here for %(advertised)s, but the record says it was held on "
+                "%(day)s, before that: a draw is never held before its advertised time. Check the record's "
+                "date (or the first draw's date the event was set up with)."
+            )
+            % {"number": draw.number, "advertised": advertised(advertised_here), "day": format(day, "%Y-%m-%d")},
             rule="D9",
         )
     if at > timezone.now():
         raise RaffleError(
-            f"Draw {draw.number} is dated {advertised(at)}, which is still to come: a draw is imported once it "
-            "has been held, never before its time.",
+            gettext(
+                "Draw %(number)s is dated %(advertised)s, which is still to come: a draw is imported once "
+                "it has been held, never before its time."
+            )
+            % {"number": draw.number, "advertised": advertised(at)},
             rule="D9",
         )
     return at

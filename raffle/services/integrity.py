@@ -6,6 +6,7 @@ import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from raffle.errors import RaffleError
@@ -40,8 +41,11 @@ def _parse_duration(value) -> datetime.timedelta:
         numbers = []
     if not numbers or len(numbers) > 3 or any(n < 0 for n in numbers):
         raise RaffleError(
-            f"Give the recording's length as minutes:seconds or hours:minutes:seconds, "
-            f"for example 42:30; {text!r} is not one."
+            gettext(
+                "Give the recording's length as minutes:seconds or hours:minutes:seconds, for example "
+                "42:30; %(text)s is not one."
+            )
+            % {"text": repr(text)}
         )
     seconds = 0
     for number in numbers:
@@ -69,36 +73,44 @@ def video_register(
     Event.objects.select_for_update().get(pk=draw.event_id)
     draw = Draw.objects.select_for_update().select_related("event").get(pk=draw.pk)
     if draw.event.deck_kind != DeckKind.PAPER:  # R:D5 electronic draws are logged, not filmed
-        raise RaffleError("Only paper draws are filmed; an electronic draw is logged by the system (D5).")
+        raise RaffleError(gettext("Only paper draws are filmed; an electronic draw is logged by the system (D5)."))
     if draw.state in (DrawState.SCHEDULED, DrawState.SELLING):
-        raise RaffleError(f"Draw {draw.number} has not taken place yet; register its video after the draw.")
+        raise RaffleError(
+            gettext("Draw %(number)s has not taken place yet; register its video after the draw.")
+            % {"number": draw.number}
+        )
     try:
         lines = int(str(resolution_lines).lower().removesuffix("p").strip())
     except ValueError:
         raise RaffleError(
-            f"Give the resolution as the number of lines, e.g. 720 or 1080; {resolution_lines!r} is not one."
+            gettext("Give the resolution as the number of lines, e.g. 720 or 1080; %(resolution_lines)s is not one.")
+            % {"resolution_lines": repr(resolution_lines)}
         ) from None
     if lines < MIN_RESOLUTION_LINES:  # R:D4
         raise RaffleError(
-            f"A draw must be filmed in at least 720p; {lines}p is too low. Keep the "
-            "recording, but notify the Registrar of the issue.",
+            gettext(
+                "A draw must be filmed in at least 720p; %(lines)sp is too low. Keep the recording, but "
+                "notify the Registrar of the issue."
+            )
+            % {"lines": lines},
             rule="D4",
         )
     length = _parse_duration(duration)
     if length <= datetime.timedelta(0):
-        raise RaffleError("The recording's length must be more than zero.")
+        raise RaffleError(gettext("The recording's length must be more than zero."))
     location = (location or "").strip()
     if not file and not location:
-        raise RaffleError("Upload the recording or say where it is kept.")
+        raise RaffleError(gettext("Upload the recording or say where it is kept."))
     held_by = (held_by or "").strip()
     if not held_by:
-        raise RaffleError("Say who holds the recording.")
+        raise RaffleError(gettext("Say who holds the recording."))
     draw_date = _draw_date(draw)
     earliest = draw_date + datetime.timedelta(days=MIN_RETENTION_DAYS)
     keep_until = keep_until or earliest
     if keep_until < earliest:  # R:D4
         raise RaffleError(
-            f"The recording must be kept at least 30 days after the draw, so until {earliest:%Y-%m-%d} or later.",
+            gettext("The recording must be kept at least 30 days after the draw, so until %(earliest)s or later.")
+            % {"earliest": format(earliest, "%Y-%m-%d")},
             rule="D4",
         )
     video = DrawVideo(
@@ -152,20 +164,22 @@ def registrar_notification_record(
     """Add an issue notified to the Registrar to the register (D6)."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     if kind not in IssueKind.values:
-        raise RaffleError("Choose what kind of issue it was.")
+        raise RaffleError(gettext("Choose what kind of issue it was."))
     if method not in NotificationMethod.values:
-        raise RaffleError("Choose how the Registrar was notified.")
+        raise RaffleError(gettext("Choose how the Registrar was notified."))
     description = (description or "").strip()
     if not description:
-        raise RaffleError("Describe the issue as it was reported to the Registrar.")
+        raise RaffleError(gettext("Describe the issue as it was reported to the Registrar."))
     if occurred_on is None or notified_at is None:
-        raise RaffleError("Give the date of the issue and when the Registrar was notified.")
+        raise RaffleError(gettext("Give the date of the issue and when the Registrar was notified."))
     if occurred_on > timezone.localdate():
-        raise RaffleError("The issue's date is in the future; check it.")
+        raise RaffleError(gettext("The issue's date is in the future; check it."))
     if timezone.localdate(notified_at) < occurred_on:
-        raise RaffleError("The Registrar cannot have been notified before the issue happened; check the dates.")
+        raise RaffleError(
+            gettext("The Registrar cannot have been notified before the issue happened; check the dates.")
+        )
     if notified_at > timezone.now() + datetime.timedelta(minutes=5):
-        raise RaffleError("The notification time is in the future; record it once the Registrar is notified.")
+        raise RaffleError(gettext("The notification time is in the future; record it once the Registrar is notified."))
     entry = RegistrarNotification.objects.create(
         event=event,
         occurred_on=occurred_on,

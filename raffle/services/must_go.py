@@ -11,20 +11,17 @@ calls `must_go_settle`. Each holder is then paid their own share by their own
 payment (`raffle.services.treasury.prize_payment_record`).
 """
 
-import datetime
 from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from core.money import ZERO, share_equally
-from licensing.models import Licence
-from licensing.terms import licence_expires_on, licence_in_force_on
 from raffle.cards import card_name
 from raffle.errors import RaffleError
 from raffle.models import (
-    MUST_GO_PAYOUTS_OFFERED,
     MUST_GO_SETTABLE,
     Draw,
     DrawState,
@@ -46,27 +43,34 @@ def draw_set_must_go(*, actor, draw, reason: str):
     is drawn, and only when the Rules of Play state the exit strategy."""
     event, draw = draw_machine.lock(draw)
     if event.is_concluded:
-        raise RaffleError(f"{event} is concluded; there is no draw left to run.", rule="P4")
+        raise RaffleError(
+            gettext("%(event)s is concluded; there is no draw left to run.") % {"event": event}, rule="P4"
+        )
     if reason not in MustGoReason.values:
         raise RaffleError(
-            "Say why this is the final draw: the last scheduled draw, the licence's expiry or the prize board."
+            gettext("Say why this is the final draw: the last scheduled draw, the licence's expiry or the prize board.")
         )
     if draw.must_go:
-        raise RaffleError(f"Draw {draw.number} is already the must-go final draw.")
+        raise RaffleError(gettext("Draw %(number)s is already the must-go final draw.") % {"number": draw.number})
     if draw.state not in MUST_GO_SETTABLE:
         raise RaffleError(
-            f"Draw {draw.number}'s winning ticket is already drawn; a draw becomes the must-go "
-            "final draw before its ticket is drawn.",
+            gettext(
+                "Draw %(number)s's winning ticket is already drawn; a draw becomes the must-go final draw "
+                "before its ticket is drawn."
+            )
+            % {"number": draw.number},
             rule="P7",
         )
     if not event.must_go_payout:  # R:P7 the Rules of Play must say how holders are paid.
         raise RaffleError(
-            "The Rules of Play do not state the exit strategy (how the holders of the final "
-            "draw are paid); a must-go draw cannot run without it.",
+            gettext(
+                "The Rules of Play do not state the exit strategy (how the holders of the final draw are "
+                "paid); a must-go draw cannot run without it."
+            ),
             rule="P7",
         )
     if event.draws.filter(number__gt=draw.number).exclude(state=DrawState.SCHEDULED).exists():
-        raise RaffleError(f"A later draw than draw {draw.number} has already started.")
+        raise RaffleError(gettext("A later draw than draw %(number)s has already started.") % {"number": draw.number})
     draw.must_go = True
     draw.must_go_reason = reason
     draw.save(update_fields=["must_go", "must_go_reason"])
@@ -79,25 +83,6 @@ def draw_set_must_go(*, actor, draw, reason: str):
         data={"event": event.pk, "number": draw.number, "reason": reason, "payout": event.must_go_payout},
     )
     return draw
-
-
-def check_must_go_payout(value: str, *, event: Event | None = None) -> None:
-    """R:P7 one of the ways the Rules of Play may choose. A way no longer
-    offered stays valid for the events that already state it."""
-    if value and value not in MustGoPayout.values:
-        raise RaffleError("Choose how the holders of a must-go final draw are paid.")
-    if value and value not in MUST_GO_PAYOUTS_OFFERED and (event is None or event.must_go_payout != value):
-        raise RaffleError(
-            "The must-go draw's prize is either shared by the holders of the tickets drawn before the ace, or won "
-            "by the first ticket drawn while later tickets play for the jackpot only; choose one of those.",
-            rule="P7",
-        )
-    if not value and event is not None and event.last_draw_number:
-        raise RaffleError(
-            f"Draw {event.last_draw_number} is the event's fixed last draw, a must-go draw: the Rules of Play "
-            "must say how its holders are paid.",
-            rule="P7",
-        )
 
 
 def draw_mark_if_last(*, actor, event: Event, draw: Draw) -> Draw:
@@ -121,33 +106,6 @@ def draw_mark_if_last(*, actor, event: Event, draw: Draw) -> Draw:
         },
     )
     return draw
-
-
-def check_last_draw(*, licence: Licence, number, first_draw_at, interval_days: int, payout: str) -> int | None:
-    """R:P7 a fixed last draw: a whole number from 1, a draw the licence
-    still covers, and an exit strategy that says how it pays."""
-    if number in (None, ""):
-        return None
-    try:
-        number = int(number)
-    except (TypeError, ValueError):
-        raise RaffleError(f"The last draw is a draw number, like 40; {number!r} is not one.") from None
-    if number < 1:
-        raise RaffleError("The last draw is a draw number from 1 up.")
-    if not payout:
-        raise RaffleError(
-            f"Draw {number} would be the must-go final draw: the Rules of Play must first say how its holders "
-            "are paid (the exit strategy).",
-            rule="P7",
-        )
-    day = timezone.localdate(first_draw_at) + datetime.timedelta(days=interval_days * (number - 1))
-    if not licence_in_force_on(licence, day):
-        raise RaffleError(
-            f"Draw {number} would be held on {day:%Y-%m-%d}, after licence {licence.number} expires on "
-            f"{licence_expires_on(licence, day):%Y-%m-%d}; choose an earlier last draw.",
-            rule="P7",
-        )
-    return number
 
 
 def _record_ticket(*, draw, sequence: int) -> MustGoTicket:
@@ -186,7 +144,9 @@ def draw_must_go_redraw(
     the one that ticket picked, or the event's procedure when it is open (T9)."""
     event, draw = draw_machine.lock(draw)
     if draw.must_go and draw.state == DrawState.CARD_REVEALED and draw.is_ace:
-        raise RaffleError("This card is the Ace of Spades: award the jackpot; the must-go draw is over.", rule="P7")
+        raise RaffleError(
+            gettext("This card is the Ace of Spades: award the jackpot; the must-go draw is over."), rule="P7"
+        )
     step = draw_machine.check(event, draw, "must_go_redraw")
     previous = current_selection(draw)
     drawn = set(draw.winner_selections.values_list("ticket_id", flat=True))
@@ -196,8 +156,11 @@ def draw_must_go_redraw(
         method = SelectionMethod.CONTAINER
         if ticket.pk in drawn:
             raise RaffleError(
-                f"Ticket {ticket.serial} was already drawn in this draw; a drawn ticket stays "
-                "out of the drum. Draw another ticket.",
+                gettext(
+                    "Ticket %(serial)s was already drawn in this draw; a drawn ticket stays out of the drum. "
+                    "Draw another ticket."
+                )
+                % {"serial": ticket.serial},
                 rule="P7",
             )
     envelope = Envelope.objects.select_for_update().get(pk=draw.envelope_id)
@@ -251,7 +214,9 @@ def draw_must_go_redraw(
 
 def _payout_rule(rule: str) -> str:
     if rule not in MustGoPayout.values:
-        raise RaffleError("The Rules of Play do not state how the holders of the final draw are paid.", rule="P7")
+        raise RaffleError(
+            gettext("The Rules of Play do not state how the holders of the final draw are paid."), rule="P7"
+        )
     return rule
 
 
@@ -274,7 +239,7 @@ def must_go_payouts(
     (`core.money.share_equally`), so the same draw always pays the same way.
     """
     if holders < 1:
-        raise RaffleError("A must-go draw pays the holders of the tickets drawn in it; none is recorded.")
+        raise RaffleError(gettext("A must-go draw pays the holders of the tickets drawn in it; none is recorded."))
     rule = _payout_rule(rule)
     non_ace = holders - 1 if ace_found else holders
     if rule == MustGoPayout.SHARE_ALL or (rule == MustGoPayout.SHARE_NON_ACE and non_ace):
@@ -329,8 +294,10 @@ def draw_must_go_open_next(
     lowest = Envelope.objects.select_for_update().filter(event=event, opened_at__isnull=True).order_by("number").first()
     if lowest is None:  # 52 envelopes, one ace: only a deck recorded wrongly gets here
         raise RaffleError(
-            "Every envelope is open and none held the Ace of Spades: check the deck and the cards recorded, "
-            "and notify the licensing authority.",
+            gettext(
+                "Every envelope is open and none held the Ace of Spades: check the deck and the cards "
+                "recorded, and notify the licensing authority."
+            ),
             rule="E1",
         )
     draw.envelope = lowest
@@ -353,7 +320,7 @@ def must_go_settle(*, actor, event, draw) -> list[MustGoTicket]:
     ace) and set what every holder of the draw is owed as the Rules of Play
     state. Runs inside `draw_award_jackpot`'s transaction."""
     if draw.state != DrawState.CLOSED or not draw.must_go:
-        raise RaffleError("Only a finished must-go draw is settled.")
+        raise RaffleError(gettext("Only a finished must-go draw is settled."))
     ace_found = draw.must_go_run_out_at is None
     if ace_found:
         _record_ticket(draw=draw, sequence=draw.must_go_tickets.count() + 1)

@@ -10,6 +10,7 @@ import datetime
 import secrets
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from licensing.models import AmendmentKind, AmendmentStatus, LicenceAmendment, SalesChannel
 from licensing.terms import licence_channel_on, licence_draw_place_on
@@ -116,7 +117,9 @@ def pick_rng(*, draw: Draw, exclude: set[int] = frozenset()) -> tuple[Ticket, li
     eligible = Ticket.objects.filter(draw=draw, is_void=False).exclude(pk__in=exclude)
     count = eligible.count()
     if count == 0:
-        raise RaffleError(f"Draw {draw.number} has no valid ticket left to draw.", rule="T8")
+        raise RaffleError(
+            gettext("Draw %(number)s has no valid ticket left to draw.") % {"number": draw.number}, rule="T8"
+        )
     index = secrets.randbelow(count)
     picks.append(-1 - index)  # negative: an index among the eligible tickets in seq order
     return eligible.order_by("seq").select_related("sale")[index], picks
@@ -127,21 +130,29 @@ def paper_ticket(*, draw: Draw, serial: str, serial_again: str | None) -> Ticket
     valid ticket of this draw."""
     serial = normalise_serial(serial)
     if serial_again is None or normalise_serial(serial_again) != serial:
-        raise RaffleError("The two serial numbers typed do not match; read the ticket again and type its serial twice.")
+        raise RaffleError(
+            gettext("The two serial numbers typed do not match; read the ticket again and type its serial twice.")
+        )
     ticket = (
         Ticket.objects.filter(licence_id=draw.event.licence_id, serial=serial).select_related("sale", "draw").first()
     )
     if ticket is None:
-        raise RaffleError(f"Ticket {serial} was never sold under this licence; check the ticket.", rule="D2")
+        raise RaffleError(
+            gettext("Ticket %(serial)s was never sold under this licence; check the ticket.") % {"serial": serial},
+            rule="D2",
+        )
     if ticket.draw_id != draw.pk:  # R:T4
         raise RaffleError(
-            f"Ticket {serial} was sold for draw {ticket.draw.number}; only tickets sold for "
-            f"draw {draw.number} are eligible.",
+            gettext(
+                "Ticket %(serial)s was sold for draw %(number)s; only tickets sold for draw %(number2)s are eligible."
+            )
+            % {"serial": serial, "number": ticket.draw.number, "number2": draw.number},
             rule="T4",
         )
     if ticket.is_void:  # R:T11
         raise RaffleError(
-            f"Ticket {serial} was voided ({ticket.sale.void_reason}); a void ticket cannot win. Draw another ticket.",
+            gettext("Ticket %(serial)s was voided (%(void_reason)s); a void ticket cannot win. Draw another ticket.")
+            % {"serial": serial, "void_reason": ticket.sale.void_reason},
             rule="T11",
         )
     return ticket
@@ -150,10 +161,13 @@ def paper_ticket(*, draw: Draw, serial: str, serial_again: str | None) -> Ticket
 def normalise_serial(value) -> str:
     serial = str(value or "").strip().upper()
     if not serial:
-        raise RaffleError("Type the winning ticket's serial number.")
+        raise RaffleError(gettext("Type the winning ticket's serial number."))
     if len(serial) > 40 or not serial.isascii() or not all(c.isalnum() or c == "-" for c in serial):
         raise RaffleError(
-            f"“{serial[:40]}” is not a ticket serial: serials are the letters A to Z, the digits 0 to 9 and dashes."
+            gettext(
+                "“%(serial)s” is not a ticket serial: serials are the letters A to Z, the digits 0 to 9 and dashes."
+            )
+            % {"serial": serial[:40]}
         )
     if serial.isdigit():
         serial = str(int(serial))  # printed leading zeros do not make another ticket
@@ -187,9 +201,16 @@ def refuse_envelope_for_absent_holder(draw: Draw) -> None:
     envelope when they come forward, and nobody else does."""
     if draw.state == DrawState.AWAITING_CLAIM:
         raise RaffleError(
-            f"Draw {draw.number} is awaiting the claim of ticket {draw.winning_serial} until "
-            f"{timezone.localtime(draw.claim_until):%Y-%m-%d %H:%M}: no envelope is opened for a holder who "
-            "is not here. Record the claim when the holder comes forward; they choose the envelope then.",
+            gettext(
+                "Draw %(number)s is awaiting the claim of ticket %(winning_serial)s until %(claim_until)s: "
+                "no envelope is opened for a holder who is not here. Record the claim when the holder "
+                "comes forward; they choose the envelope then."
+            )
+            % {
+                "number": draw.number,
+                "winning_serial": draw.winning_serial,
+                "claim_until": format(timezone.localtime(draw.claim_until), "%Y-%m-%d %H:%M"),
+            },
             rule="T8",
         )
 
@@ -211,7 +232,7 @@ def resolve_envelope(*, event: Event, draw: Draw, requested: int | None) -> tupl
     picked = selection.ticket.sale.envelope_pick if selection else None
     if picked is None:
         if requested is None:
-            raise RaffleError("Type the envelope number the winner chose.")
+            raise RaffleError(gettext("Type the envelope number the winner chose."))
         return requested, "chosen by the winner"
     sealed = list(
         Envelope.objects.filter(event=event, opened_at__isnull=True).order_by("number").values_list("number", flat=True)
@@ -219,8 +240,11 @@ def resolve_envelope(*, event: Event, draw: Draw, requested: int | None) -> tupl
     if picked in sealed:
         if requested is not None and requested != picked:
             raise RaffleError(
-                f"The winning ticket picked envelope {picked}, which is still sealed; "
-                f"that envelope is opened, not {requested}.",
+                gettext(
+                    "The winning ticket picked envelope %(picked)s, which is still sealed; that envelope is "
+                    "opened, not %(requested)s."
+                )
+                % {"picked": picked, "requested": requested},
                 rule="T9",
             )
         return picked, "picked on the ticket"
@@ -234,8 +258,11 @@ def resolve_envelope(*, event: Event, draw: Draw, requested: int | None) -> tupl
         return secrets.choice(sealed), how
     if requested is None:
         raise RaffleError(
-            f"The ticket picked envelope {picked}, which is already open: under this event's Rules of Play, "
-            f"{rule}. Type its number.",
+            gettext(
+                "The ticket picked envelope %(picked)s, which is already open: under this event's Rules of "
+                "Play, %(rule)s. Type its number."
+            )
+            % {"picked": picked, "rule": rule},
             rule="T9",
         )
     return requested, how

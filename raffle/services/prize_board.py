@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from django.db.models import F, Sum
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.money import ZERO, format_money, max_sales_for_prizes, parse_amount, prizes_of
 from licensing.terms import licence_prize_board_on, licence_sales_plan_on
@@ -53,11 +54,22 @@ def prize_board_check(
         return total
     room = max_sales_for_prizes(board - committed, rounding=event.rounding)
     raise RaffleError(
-        f"Sales of {format_money(extra_sales)} in this draw would bring the prizes to "
-        f"{format_money(total)}, past licence {event.licence.number}'s prize board of "
-        f"{format_money(board)} (prizes so far: {format_money(committed)}{_seed_note(event)}). This draw can take at "
-        f"most {format_money(room)} in sales: stop selling, refund or void the tickets over that "
-        "amount, and make this the must-go final draw so the event ends within its licence.",
+        gettext(
+            "Sales of %(format_money)s in this draw would bring the prizes to %(format_money2)s, past "
+            "licence %(number)s's prize board of %(format_money3)s (prizes so far: "
+            "%(format_money4)s%(seed_note)s). This draw can take at most %(format_money5)s in sales: "
+            "stop selling, refund or void the tickets over that amount, and make this the must-go "
+            "final draw so the event ends within its licence."
+        )
+        % {
+            "format_money": format_money(extra_sales),
+            "format_money2": format_money(total),
+            "number": event.licence.number,
+            "format_money3": format_money(board),
+            "format_money4": format_money(committed),
+            "seed_note": _seed_note(event),
+            "format_money5": format_money(room),
+        },
         rule="L3",
     )
 
@@ -89,13 +101,24 @@ def sales_plan_check(*, draw: Draw, total, on: datetime.date | None = None, plan
     licence = draw.event.licence
     if not planned:
         raise RaffleError(
-            f"Draw {draw.number} is not in licence {licence.number}'s approved sales plan, so no ticket can be "
-            "sold for it. Ask the licensing authority to amend the draw schedule and sales plan first.",
+            gettext(
+                "Draw %(number)s is not in licence %(number2)s's approved sales plan, so no ticket can be "
+                "sold for it. Ask the licensing authority to amend the draw schedule and sales plan first."
+            )
+            % {"number": draw.number, "number2": licence.number},
             rule="L3",
         )
     raise RaffleError(
-        f"Sales of {format_money(total)} in draw {draw.number} would pass licence {licence.number}'s approved "
-        f"sales plan, which allows at most {format_money(planned)} for this draw. Stop selling, and refund or "
-        "void the tickets over that amount.",
+        gettext(
+            "Sales of %(format_money)s in draw %(number)s would pass licence %(number2)s's approved "
+            "sales plan, which allows at most %(format_money2)s for this draw. Stop selling, and "
+            "refund or void the tickets over that amount."
+        )
+        % {
+            "format_money": format_money(total),
+            "number": draw.number,
+            "number2": licence.number,
+            "format_money2": format_money(planned),
+        },
         rule="L3",
     )

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from raffle.errors import RaffleError
@@ -46,9 +47,12 @@ def check_before(before: datetime.date, *, today: datetime.date | None = None) -
     keep_from = retention_start(today or timezone.localdate())
     if before > keep_from:  # R:L14
         raise RaffleError(
-            f"Sales made on or after {keep_from:%Y-%m-%d} are within the {RETENTION_YEARS}-year retention "
-            f"period; purchasers' details can be removed only from sales before that date, so --before must "
-            f"be {keep_from:%Y-%m-%d} or earlier.",
+            gettext(
+                "Sales made on or after %(keep_from)s are within the %(RETENTION_YEARS)s-year retention "
+                "period; purchasers' details can be removed only from sales before that date, so --before "
+                "must be %(keep_from)s or earlier."
+            )
+            % {"keep_from": format(keep_from, "%Y-%m-%d"), "RETENTION_YEARS": RETENTION_YEARS},
             rule="L14",
         )
 

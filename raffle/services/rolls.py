@@ -4,6 +4,7 @@ range, returned with the unsold part, the sold serials recorded per draw
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from core.audit import audit_record
@@ -42,9 +43,14 @@ def _check_serial_range(first, last) -> tuple[int, int]:
     first = whole_number(first, "The first serial", at_most=MAX_SERIAL)
     last = whole_number(last, "The last serial", at_most=MAX_SERIAL)
     if last < first:
-        raise RaffleError(f"The range {first}–{last} runs backwards; the last serial must be the higher one.")
+        raise RaffleError(
+            gettext("The range %(first)s–%(last)s runs backwards; the last serial must be the higher one.")
+            % {"first": first, "last": last}
+        )
     if last - first + 1 > MAX_BATCH:
-        raise RaffleError(f"A roll holds at most {MAX_BATCH:,} tickets.")
+        raise RaffleError(
+            gettext("A roll holds at most %(MAX_BATCH)s tickets.") % {"MAX_BATCH": format(MAX_BATCH, ",")}
+        )
     return first, last
 
 
@@ -57,20 +63,33 @@ def roll_issue(
     event = Event.objects.select_for_update().select_related("licence").get(pk=draw.event_id)
     draw = Draw.objects.select_for_update().get(pk=draw.pk)
     if event.status == EventStatus.CONCLUDED:  # R:P4
-        raise EventConcluded(f"{event} is concluded; no more tickets can be issued.", rule="P4")
+        raise EventConcluded(
+            gettext("%(event)s is concluded; no more tickets can be issued.") % {"event": event}, rule="P4"
+        )
     check_not_cancelled(event.licence, f"a roll for draw {draw.number}")  # R:R5
     if draw.state not in (DrawState.SCHEDULED, DrawState.SELLING):
-        raise RaffleError(f"Sales for draw {draw.number} are closed; issue rolls for a later draw.", rule="T4")
+        raise RaffleError(
+            gettext("Sales for draw %(number)s are closed; issue rolls for a later draw.") % {"number": draw.number},
+            rule="T4",
+        )
     draw.event = event
     if draw_sales_channel(draw) not in (SalesChannel.PAPER_ROLL, SalesChannel.PAPER_STUB):  # R:L5
-        raise RaffleError(f"Draw {draw.number} sells electronically; rolls and books are for paper tickets.", rule="L5")
+        raise RaffleError(
+            gettext("Draw %(number)s sells electronically; rolls and books are for paper tickets.")
+            % {"number": draw.number},
+            rule="L5",
+        )
     if not (seller_name or "").strip():
-        raise RaffleError("Name the seller the roll is issued to; every roll is accounted for.", rule="L13")
+        raise RaffleError(gettext("Name the seller the roll is issued to; every roll is accounted for."), rule="L13")
     if kind not in RollKind.values:
-        raise RaffleError("A roll is a 'roll' or a 'book'.")
+        raise RaffleError(gettext("A roll is a 'roll' or a 'book'."))
     if event.is_bingo and kind != RollKind.BOOK:  # R:T12
         raise RaffleError(
-            f"{event} is a bingo revenue model event: it sells stub tickets only; issue a book of stubs, not a roll.",
+            gettext(
+                "%(event)s is a bingo revenue model event: it sells stub tickets only; issue a book of "
+                "stubs, not a roll."
+            )
+            % {"event": event},
             rule="T12",
         )
     first, last = _check_serial_range(first_serial, last_serial)
@@ -81,8 +100,11 @@ def roll_issue(
     )
     if clash:  # R:T3
         raise RaffleError(
-            f"Serials {first}–{last} overlap {clash} issued for draw {clash.draw.number}; "
-            "serials are never reused under a licence.",
+            gettext(
+                "Serials %(first)s–%(last)s overlap %(clash)s issued for draw %(number)s; serials are "
+                "never reused under a licence."
+            )
+            % {"first": first, "last": last, "clash": clash, "number": clash.draw.number},
             rule="T3",
         )
     roll = TicketRoll.objects.create(
@@ -113,13 +135,24 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
     draw = selling_draw(roll.draw, returning=True)
     roll = TicketRoll.objects.select_for_update().get(pk=roll.pk)
     if roll.is_returned:
-        raise RaffleError(f"{roll} was already returned on {timezone.localtime(roll.returned_at):%Y-%m-%d %H:%M}.")
+        raise RaffleError(
+            gettext("%(roll)s was already returned on %(returned_at)s.")
+            % {"roll": roll, "returned_at": format(timezone.localtime(roll.returned_at), "%Y-%m-%d %H:%M")}
+        )
     _check_not_lost(roll)
     first_unsold = whole_number(first_unsold, "The first unsold serial", at_most=MAX_SERIAL + 1)
     if not roll.first_serial <= first_unsold <= roll.last_serial + 1:
         raise RaffleError(
-            f"Serial {first_unsold} is outside {roll}; the first unsold serial is between "
-            f"{roll.first_serial} and {roll.last_serial + 1} (all sold).",
+            gettext(
+                "Serial %(first_unsold)s is outside %(roll)s; the first unsold serial is between "
+                "%(first_serial)s and %(value)s (all sold)."
+            )
+            % {
+                "first_unsold": first_unsold,
+                "roll": roll,
+                "first_serial": roll.first_serial,
+                "value": roll.last_serial + 1,
+            },
             rule="T7",
         )
     sold = first_unsold - roll.first_serial
@@ -133,7 +166,7 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
     for quantity, units in sorted((tier_counts or {}).items()):
         units = int(units or 0)
         if units < 0:
-            raise RaffleError("A count of sales cannot be negative.")
+            raise RaffleError(gettext("A count of sales cannot be negative."))
         if units == 0:
             continue
         tier = price_tier(tiers, quantity)
@@ -155,8 +188,17 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
     # R:T7 R:L13 the roll reconciles: sold serials = the tiers counted.
     if counted != sold:
         raise RaffleError(
-            f"{roll}: serials {roll.first_serial}–{first_unsold - 1} are {sold} sold tickets, but "
-            f"the sales counted add up to {counted}. Recount the stubs and the cash.",
+            gettext(
+                "%(roll)s: serials %(first_serial)s–%(value)s are %(sold)s sold tickets, but the sales "
+                "counted add up to %(counted)s. Recount the stubs and the cash."
+            )
+            % {
+                "roll": roll,
+                "first_serial": roll.first_serial,
+                "value": first_unsold - 1,
+                "sold": sold,
+                "counted": counted,
+            },
             rule="L13",
         )
     check_bingo_sale(draw, channel=SalesChannel.PAPER_ROLL)  # R:T12
@@ -276,8 +318,10 @@ def _book_return(*, actor, draw: Draw, roll: TicketRoll, first_unsold: int, sold
     every stub before the first unsold one was recorded (T7, L13)."""
     if any(int(units or 0) for units in (tier_counts or {}).values()):
         raise RaffleError(
-            "Stubs are recorded one sale at a time with the purchaser's details; a returned "
-            "book only says where the unsold stubs start.",
+            gettext(
+                "Stubs are recorded one sale at a time with the purchaser's details; a returned book only "
+                "says where the unsold stubs start."
+            ),
             rule="T9",
         )
     draw = Draw.objects.select_for_update().select_related("event").get(pk=draw.pk)
@@ -288,8 +332,11 @@ def _book_return(*, actor, draw: Draw, roll: TicketRoll, first_unsold: int, sold
     if missing:  # R:T7 R:L13 every stub sold is accounted for
         shown = ", ".join(missing[:10]) + (" ..." if len(missing) > 10 else "")
         raise RaffleError(
-            f"{len(missing)} stub(s) before {first_unsold} were not recorded as sales: {shown}. "
-            "Record them, or give the right first unsold serial.",
+            gettext(
+                "%(count)s stub(s) before %(first_unsold)s were not recorded as sales: %(shown)s. Record "
+                "them, or give the right first unsold serial."
+            )
+            % {"count": len(missing), "first_unsold": first_unsold, "shown": shown},
             rule="L13",
         )
     roll.first_unsold = first_unsold

@@ -27,6 +27,7 @@ from decimal import Decimal
 from django.db import IntegrityError, connection
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.money import ZERO
 from core.text import ascii_digits
@@ -92,23 +93,32 @@ def selling_draw(draw: Draw, *, returning: bool = False) -> Draw:
 
 def check_selling(draw: Draw) -> None:
     if draw.event.status == EventStatus.CONCLUDED:  # R:P4
-        raise EventConcluded(f"{draw.event} is concluded; nothing more can be sold under this licence.", rule="P4")
+        raise EventConcluded(
+            gettext("%(event)s is concluded; nothing more can be sold under this licence.") % {"event": draw.event},
+            rule="P4",
+        )
     if draw.state != DrawState.SELLING:  # R:T4
         when = "are not open yet" if draw.state == DrawState.SCHEDULED else "are closed"
         raise RaffleError(
-            f"Sales for draw {draw.number} {when}; a ticket is sold only for a draw whose sales are open.", rule="T4"
+            gettext("Sales for draw %(number)s %(when)s; a ticket is sold only for a draw whose sales are open.")
+            % {"number": draw.number, "when": when},
+            rule="T4",
         )
 
 
 def whole_number(value, what: str, *, at_most: int | None = None) -> int:
     text = str(value).strip()
     if not ascii_digits(text.removeprefix("-")) or len(text) > 30:
-        raise RaffleError(f"{what} must be a whole number, not “{text[:30]}”.")
+        raise RaffleError(
+            gettext("%(what)s must be a whole number, not “%(text)s”.") % {"what": what, "text": text[:30]}
+        )
     number = int(text)
     if number < 1:
-        raise RaffleError(f"{what} must be at least 1.")
+        raise RaffleError(gettext("%(what)s must be at least 1.") % {"what": what})
     if at_most is not None and number > at_most:
-        raise RaffleError(f"{what} must be at most {at_most:,}.")
+        raise RaffleError(
+            gettext("%(what)s must be at most %(at_most)s.") % {"what": what, "at_most": format(at_most, ",")}
+        )
     return number
 
 
@@ -121,7 +131,11 @@ def price_tier(tiers: dict[int, PriceTier], quantity) -> PriceTier:
     quantity = whole_number(quantity, "The number of tickets in the price tier")
     if quantity not in tiers:
         offers = ", ".join(str(t) for t in tiers.values())
-        raise RaffleError(f"There is no price for {quantity} ticket(s); this event sells {offers}.", rule="T1")
+        raise RaffleError(
+            gettext("There is no price for %(quantity)s ticket(s); this event sells %(offers)s.")
+            % {"quantity": quantity, "offers": offers},
+            rule="T1",
+        )
     return tiers[quantity]
 
 
@@ -135,27 +149,35 @@ def check_sale_line(line: SaleLine, *, sealed: set[int] | None, count: int) -> N
     for a returned roll."""
     if line.serials is not None and len(line.serials) != count:
         raise RaffleError(
-            f"{line.tier_quantity} ticket(s) x {line.units} is {count} ticket(s), but "
-            f"{len(line.serials)} serial(s) were given."
+            gettext(
+                "%(tier_quantity)s ticket(s) x %(units)s is %(count)s ticket(s), but %(count2)s serial(s) were given."
+            )
+            % {"tier_quantity": line.tier_quantity, "units": line.units, "count": count, "count2": len(line.serials)}
         )
     if sealed is None:
         return
     # R:T9 stub and electronic tickets carry the purchaser and the envelope picked.
     if not line.purchaser_name.strip() or not line.purchaser_contact.strip():
         raise RaffleError(
-            "Enter the purchaser's name and a phone number or e-mail: the ticket carries "
-            "them so the winner can be reached.",
+            gettext(
+                "Enter the purchaser's name and a phone number or e-mail: the ticket carries them so the "
+                "winner can be reached."
+            ),
             rule="T9",
         )
     if line.envelope_pick is None or str(line.envelope_pick).strip() == "":
-        raise RaffleError("Ask the purchaser which sealed envelope they pick.", rule="T9")
+        raise RaffleError(gettext("Ask the purchaser which sealed envelope they pick."), rule="T9")
     pick = whole_number(line.envelope_pick, "The envelope picked")
     if pick not in sealed:
         if 1 <= pick <= 52:
             raise RaffleError(
-                f"Envelope {pick} is already open; the purchaser must pick one that is still sealed.", rule="T9"
+                gettext("Envelope %(pick)s is already open; the purchaser must pick one that is still sealed.")
+                % {"pick": pick},
+                rule="T9",
             )
-        raise RaffleError(f"Envelope numbers run from 1 to 52; there is no envelope {pick}.", rule="T9")
+        raise RaffleError(
+            gettext("Envelope numbers run from 1 to 52; there is no envelope %(pick)s.") % {"pick": pick}, rule="T9"
+        )
     line.envelope_pick = pick
 
 
@@ -190,7 +212,10 @@ def prepare_sales(
         check_sale_line(line, sealed=sealed, count=count)
         total_tickets += count
         if total_tickets > MAX_BATCH:
-            raise RaffleError(f"At most {MAX_BATCH:,} tickets can be issued at once; split the batch.")
+            raise RaffleError(
+                gettext("At most %(MAX_BATCH)s tickets can be issued at once; split the batch.")
+                % {"MAX_BATCH": format(MAX_BATCH, ",")}
+            )
         sales.append(
             Sale(
                 licence_id=licence_id,
@@ -216,11 +241,13 @@ def prepare_sales(
         )
     given = [] if serials_checked else [s for serials in serial_lists if serials for s in serials]
     if len(set(given)) != len(given):
-        raise RaffleError("The same serial appears twice in this sale; each serial is sold once.", rule="T3")
+        raise RaffleError(gettext("The same serial appears twice in this sale; each serial is sold once."), rule="T3")
     taken = _existing_serials(licence_id, given) if given else []
     if taken:  # R:T3
         raise RaffleError(
-            f"Ticket {taken[0]} is already sold under this licence; a serial is sold once across all draws.", rule="T3"
+            gettext("Ticket %(taken)s is already sold under this licence; a serial is sold once across all draws.")
+            % {"taken": taken[0]},
+            rule="T3",
         )
     return SaleBatch(
         draw=draw,
@@ -256,7 +283,7 @@ def _take_seq(batch: SaleBatch) -> tuple[int, Decimal]:
     if row is None:  # the draw stopped selling since it was read: say why
         fresh = Draw.objects.select_related("event").get(pk=draw.pk)
         check_selling(fresh)
-        raise RaffleError(f"Sales for draw {fresh.number} are closed.", rule="T4")
+        raise RaffleError(gettext("Sales for draw %(number)s are closed.") % {"number": fresh.number}, rule="T4")
     return row[0] - tickets, row[1]
 
 
@@ -308,8 +335,11 @@ def write_sales(batch: SaleBatch) -> list[list[str]]:
         detail = getattr(getattr(error.__cause__, "diag", None), "message_detail", "") or ""
         serial = detail.split("=(", 1)[1].split(",", 1)[0] if "=(" in detail else "One of these serials"
         raise RaffleError(
-            f"{serial} is already sold under this licence: someone else sold it at the same moment; nothing "
-            "was recorded. Check the serials and sell again.",
+            gettext(
+                "%(serial)s is already sold under this licence: someone else sold it at the same moment; "
+                "nothing was recorded. Check the serials and sell again."
+            )
+            % {"serial": serial},
             rule="T3",
         ) from None
     return serials_out

@@ -5,6 +5,7 @@ Used by the sale services (`tickets.py`) and the roll and book returns
 (`rolls.py`)."""
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from licensing.models import LicenceAmendment, SalesChannel
@@ -15,9 +16,17 @@ from raffle.services.pool import draw_place_of
 
 def refuse_before_amendment(draw: Draw, pending: LicenceAmendment) -> None:
     raise RaffleError(
-        f"Draw {draw.number} is on {timezone.localdate(draw.scheduled_at):%Y-%m-%d}, before the amendment to "
-        f"{pending.get_to_channel_display().lower()} takes effect on {pending.effective_on:%Y-%m-%d}; sell "
-        f"its tickets as {pending.get_from_channel_display().lower()}.",
+        gettext(
+            "Draw %(number)s is on %(localdate)s, before the amendment to %(lower)s takes effect on "
+            "%(effective_on)s; sell its tickets as %(lower2)s."
+        )
+        % {
+            "number": draw.number,
+            "localdate": format(timezone.localdate(draw.scheduled_at), "%Y-%m-%d"),
+            "lower": pending.get_to_channel_display().lower(),
+            "effective_on": format(pending.effective_on, "%Y-%m-%d"),
+            "lower2": pending.get_from_channel_display().lower(),
+        },
         rule="L5",
     )
 
@@ -31,13 +40,19 @@ def check_bingo_sale(draw: Draw, *, channel: str, place: str = "") -> dict:
     hall = draw_place_of(draw).strip()  # R:L5 an amended draw place from its effective day
     if channel != SalesChannel.PAPER_STUB:
         raise RaffleError(
-            f"{event} is a bingo revenue model event: it sells stub tickets only, inside "
-            f"{hall}; {SalesChannel(channel).label.lower()} cannot be sold for it.",
+            gettext(
+                "%(event)s is a bingo revenue model event: it sells stub tickets only, inside %(hall)s; "
+                "%(lower)s cannot be sold for it."
+            )
+            % {"event": event, "hall": hall, "lower": SalesChannel(channel).label.lower()},
             rule="T12",
         )
     if place.strip() and " ".join(place.split()).casefold() != " ".join(hall.split()).casefold():
         raise RaffleError(
-            f"{event} is a bingo revenue model event: its tickets are sold inside {hall} only, not at {place.strip()}.",
+            gettext(
+                "%(event)s is a bingo revenue model event: its tickets are sold inside %(hall)s only, not at %(strip)s."
+            )
+            % {"event": event, "hall": hall, "strip": place.strip()},
             rule="T12",
         )
     return {"place": hall}

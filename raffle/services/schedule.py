@@ -14,6 +14,7 @@ import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from licensing.models import AmendmentKind, LicenceAmendment
@@ -38,9 +39,12 @@ def check_draw_time(draw: Draw, *, at: datetime.datetime | None = None) -> None:
     at = at or timezone.now()
     if at < draw.scheduled_at:
         raise RaffleError(
-            f"Draw {draw.number} is advertised for {advertised(draw.scheduled_at)}: its winning ticket may be "
-            f"drawn from then on, not at {advertised(at)}. Ticket sales may close before; to hold the draw at "
-            "another time, postpone it and notify the licensing authority.",
+            gettext(
+                "Draw %(number)s is advertised for %(advertised)s: its winning ticket may be drawn from "
+                "then on, not at %(advertised2)s. Ticket sales may close before; to hold the draw at "
+                "another time, postpone it and notify the licensing authority."
+            )
+            % {"number": draw.number, "advertised": advertised(draw.scheduled_at), "advertised2": advertised(at)},
             rule="D9",
         )
 
@@ -76,35 +80,49 @@ def draw_postpone(
     event, draw = draw_machine.lock(draw)
     licence = event.licence
     if event.is_concluded:
-        raise RaffleError(f"{event} is concluded; there is no draw left to postpone.", rule="P4")
+        raise RaffleError(
+            gettext("%(event)s is concluded; there is no draw left to postpone.") % {"event": event}, rule="P4"
+        )
     check_not_cancelled(licence, f"postponing draw {draw.number}")  # R:R5
     if draw.state not in BEFORE_WINNING_TICKET:
         raise RaffleError(
-            f"Draw {draw.number}'s winning ticket is already drawn; a draw is postponed before its ticket "
-            "is drawn, never after.",
+            gettext(
+                "Draw %(number)s's winning ticket is already drawn; a draw is postponed before its ticket "
+                "is drawn, never after."
+            )
+            % {"number": draw.number},
             rule="D9",
         )
     reason, notice_to = (reason or "").strip(), (notice_to or "").strip()
     if not reason:
-        raise RaffleError("Say why the draw is postponed: the players and the licensing authority are told.")
+        raise RaffleError(gettext("Say why the draw is postponed: the players and the licensing authority are told."))
     if not notice_to or notice_at is None or notice_method not in NotificationMethod.values:
-        raise RaffleError("Record the notice given to the licensing authority: who was told, when and how.", rule="D9")
+        raise RaffleError(
+            gettext("Record the notice given to the licensing authority: who was told, when and how."), rule="D9"
+        )
     now = timezone.now()
     if notice_at > now + NOTICE_CLOCK_SLACK:
-        raise RaffleError("The notice's time is in the future; record the postponement once the authority is told.")
+        raise RaffleError(
+            gettext("The notice's time is in the future; record the postponement once the authority is told.")
+        )
     if new_at is None or new_at <= draw.scheduled_at:
         raise RaffleError(
-            f"Draw {draw.number} is advertised for {advertised(draw.scheduled_at)}; a postponement moves it "
-            "to a later date and time.",
+            gettext(
+                "Draw %(number)s is advertised for %(advertised)s; a postponement moves it to a later date and time."
+            )
+            % {"number": draw.number, "advertised": advertised(draw.scheduled_at)},
             rule="D9",
         )
     if new_at <= now:
-        raise RaffleError("The new date and time has already passed; give a time still to come.", rule="D9")
+        raise RaffleError(gettext("The new date and time has already passed; give a time still to come."), rule="D9")
     later = list(event.draws.select_for_update().filter(number__gt=draw.number).order_by("number"))
     shift = new_at - draw.scheduled_at
     if later_draws_move:
         if any(d.state != DrawState.SCHEDULED for d in later):
-            raise RaffleError(f"A draw after draw {draw.number} has already started; it cannot be moved.")
+            raise RaffleError(
+                gettext("A draw after draw %(number)s has already started; it cannot be moved.")
+                % {"number": draw.number}
+            )
         moved = [(d, d.scheduled_at + shift) for d in later]
     else:
         moved = []
@@ -113,16 +131,24 @@ def draw_postpone(
         )
         if new_at >= following:
             raise RaffleError(
-                f"The new time is not before draw {draw.number + 1}'s ({advertised(following)}); choose an "
-                "earlier time, or move the later draws with it.",
+                gettext(
+                    "The new time is not before draw %(value)s's (%(advertised)s); choose an earlier time, or "
+                    "move the later draws with it."
+                )
+                % {"value": draw.number + 1, "advertised": advertised(following)},
                 rule="D9",
             )
     last = max([new_at, *(at for _, at in moved)])
     if not licence_in_force_on(licence, timezone.localdate(last)):  # R:L8 an approved amendment of the dates included
         raise RaffleError(
-            f"Licence {licence.number} expires on {licence_expires_on(licence, timezone.localdate(last)):%Y-%m-%d}; "
-            "no draw can be held after it. "
-            "Choose an earlier time, or ask the licensing authority for an amendment first.",
+            gettext(
+                "Licence %(number)s expires on %(licence_expires_on)s; no draw can be held after it. "
+                "Choose an earlier time, or ask the licensing authority for an amendment first."
+            )
+            % {
+                "number": licence.number,
+                "licence_expires_on": format(licence_expires_on(licence, timezone.localdate(last)), "%Y-%m-%d"),
+            },
             rule="L8",
         )
     postponement = DrawPostponement.objects.create(

@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.db.models import Sum
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from core.money import ZERO, format_money, parse_amount
@@ -35,21 +36,38 @@ def deposit_cover_seed(*, actor, deposit: Deposit, amount) -> SeedDeposit:
     amount = parse_amount(amount, what="The seed part of the deposit", allow_zero=False)
     if event is None or not event.seed_jackpot:
         raise RaffleError(
-            f"Licence {licence.number}'s event has no seed jackpot; this deposit cannot hold one.", rule="P6"
+            gettext("Licence %(number)s's event has no seed jackpot; this deposit cannot hold one.")
+            % {"number": licence.number},
+            rule="P6",
         )
     elsewhere = SeedDeposit.objects.filter(event=event).exclude(deposit=deposit).aggregate(t=Sum("amount"))["t"] or ZERO
     if elsewhere + amount > event.seed_jackpot:
         raise RaffleError(
-            f"The seed jackpot is {format_money(event.seed_jackpot)} and {format_money(elsewhere)} of it is on "
-            f"other slips; slip {deposit.slip_number} can hold at most {format_money(event.seed_jackpot - elsewhere)} "
-            "of it. Check the amount.",
+            gettext(
+                "The seed jackpot is %(format_money)s and %(format_money2)s of it is on other slips; slip "
+                "%(slip_number)s can hold at most %(format_money3)s of it. Check the amount."
+            )
+            % {
+                "format_money": format_money(event.seed_jackpot),
+                "format_money2": format_money(elsewhere),
+                "slip_number": deposit.slip_number,
+                "format_money3": format_money(event.seed_jackpot - elsewhere),
+            },
             rule="P6",
         )
     draws = covered_by_draws(deposit)
     if draws + amount > deposit.amount:
         raise RaffleError(
-            f"Slip {deposit.slip_number} is for {format_money(deposit.amount)}; with {format_money(draws)} "
-            f"given to draws, the seed part can be at most {format_money(deposit.amount - draws)}.",
+            gettext(
+                "Slip %(slip_number)s is for %(format_money)s; with %(format_money2)s given to draws, the "
+                "seed part can be at most %(format_money3)s."
+            )
+            % {
+                "slip_number": deposit.slip_number,
+                "format_money": format_money(deposit.amount),
+                "format_money2": format_money(draws),
+                "format_money3": format_money(deposit.amount - draws),
+            },
             rule="L12",
         )
     part, _ = SeedDeposit.objects.update_or_create(deposit=deposit, defaults={"event": event, "amount": amount})
@@ -75,34 +93,55 @@ def check_seed_terms(*, licence: Licence, seed: Decimal, source: str, reference,
     with its reference, its issuer and an expiry at least 45 days after the
     licence's. Returns the letter's fields for the event."""
     if source not in SeedSource.values:
-        raise RaffleError("Say where the seed jackpot comes from: the organisation's own funds or a sponsor.")
+        raise RaffleError(gettext("Say where the seed jackpot comes from: the organisation's own funds or a sponsor."))
     if seed > licence.prize_board:  # R:L3 the seed counts in the prize board
         raise RaffleError(
-            f"A seed jackpot of {format_money(seed)} does not fit in licence {licence.number}'s prize board of "
-            f"{format_money(licence.prize_board)}: the seed counts in the prize board. Lower the seed, or ask "
-            "the licensing authority for a larger prize board.",
+            gettext(
+                "A seed jackpot of %(format_money)s does not fit in licence %(number)s's prize board of "
+                "%(format_money2)s: the seed counts in the prize board. Lower the seed, or ask the "
+                "licensing authority for a larger prize board."
+            )
+            % {
+                "format_money": format_money(seed),
+                "number": licence.number,
+                "format_money2": format_money(licence.prize_board),
+            },
             rule="L3",
         )
     reference, issuer = (reference or "").strip(), (issuer or "").strip()
     given = [bool(reference), bool(issuer), expires_on is not None]
     if seed > SEED_WITHOUT_LETTER_OF_CREDIT and not all(given):
         raise RaffleError(
-            f"A seed jackpot of {format_money(seed)} is over $10,000: record the irrevocable standby letter "
-            "of credit that guarantees it (its reference, its issuer and its expiry) before setting up the event.",
+            gettext(
+                "A seed jackpot of %(format_money)s is over $10,000: record the irrevocable standby letter "
+                "of credit that guarantees it (its reference, its issuer and its expiry) before setting up "
+                "the event."
+            )
+            % {"format_money": format_money(seed)},
             rule="P6",
         )
     if any(given) and not all(given):
         raise RaffleError(
-            "Record the whole letter of credit: its reference, the bank or credit union that issued it, and "
-            "its expiry.",
+            gettext(
+                "Record the whole letter of credit: its reference, the bank or credit union that issued "
+                "it, and its expiry."
+            ),
             rule="P6",
         )
     earliest = licence.expires_on + datetime.timedelta(days=CREDIT_DAYS_AFTER_LICENCE)
     if expires_on is not None and expires_on < earliest:
         raise RaffleError(
-            f"The letter of credit expires on {expires_on:%Y-%m-%d}; it must run at least "
-            f"{CREDIT_DAYS_AFTER_LICENCE} days past the licence's expiry ({licence.expires_on:%Y-%m-%d}), "
-            f"to {earliest:%Y-%m-%d} or later.",
+            gettext(
+                "The letter of credit expires on %(expires_on)s; it must run at least "
+                "%(CREDIT_DAYS_AFTER_LICENCE)s days past the licence's expiry (%(expires_on2)s), to "
+                "%(earliest)s or later."
+            )
+            % {
+                "expires_on": format(expires_on, "%Y-%m-%d"),
+                "CREDIT_DAYS_AFTER_LICENCE": CREDIT_DAYS_AFTER_LICENCE,
+                "expires_on2": format(licence.expires_on, "%Y-%m-%d"),
+                "earliest": format(earliest, "%Y-%m-%d"),
+            },
             rule="P6",
         )
     return {"seed_letter_of_credit": reference, "seed_credit_issuer": issuer, "seed_credit_expires_on": expires_on}

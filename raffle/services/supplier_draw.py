@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from raffle.errors import RaffleError
 from raffle.models import Draw, Sale, SupplierResult, Ticket
@@ -27,8 +28,15 @@ def supplier_winning_ticket(*, draw: Draw, serial: str, serial_again: str | None
     if result is not None:
         if serial and normalise_serial(serial) != result.winning_ticket_number:
             raise RaffleError(
-                f"The supplier's result file names ticket {result.winning_ticket_number} as draw "
-                f"{draw.number}'s winner, not {normalise_serial(serial)}.",
+                gettext(
+                    "The supplier's result file names ticket %(winning_ticket_number)s as draw %(number)s's "
+                    "winner, not %(normalise_serial)s."
+                )
+                % {
+                    "winning_ticket_number": result.winning_ticket_number,
+                    "number": draw.number,
+                    "normalise_serial": normalise_serial(serial),
+                },
                 rule="D5",
             )
         serial = serial_again = result.winning_ticket_number
@@ -37,7 +45,9 @@ def supplier_winning_ticket(*, draw: Draw, serial: str, serial_again: str | None
         rng_reference = (rng_reference or "").strip()[:120]
         if not rng_reference:  # R:D5 every draw's inputs and outcome are logged
             raise RaffleError(
-                "Type the supplier system's reference of this draw (its RNG draw number) with the winning ticket.",
+                gettext(
+                    "Type the supplier system's reference of this draw (its RNG draw number) with the winning ticket."
+                ),
                 rule="D5",
             )
         drawn_at = timezone.now()
@@ -50,8 +60,15 @@ def supplier_winning_ticket(*, draw: Draw, serial: str, serial_again: str | None
     closes = max(m for m in (draw.scheduled_at, last_sale) if m)
     if drawn_at < closes:  # R:D2 a winning ticket is drawn after sales close
         raise RaffleError(
-            f"The supplier drew ticket {ticket.serial} at {timezone.localtime(drawn_at):%Y-%m-%d %H:%M}, before "
-            f"draw {draw.number}'s sales closed; a winning ticket is drawn after sales close.",
+            gettext(
+                "The supplier drew ticket %(serial)s at %(drawn_at)s, before draw %(number)s's sales "
+                "closed; a winning ticket is drawn after sales close."
+            )
+            % {
+                "serial": ticket.serial,
+                "drawn_at": format(timezone.localtime(drawn_at), "%Y-%m-%d %H:%M"),
+                "number": draw.number,
+            },
             rule="D2",
         )
     return SupplierPick(ticket=ticket, rng_reference=rng_reference, drawn_at=drawn_at)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.csvsafe import read_rows as read_csv_rows
 from raffle.errors import RaffleError
@@ -53,8 +54,17 @@ class ImportRefused(RaffleError):
     the column, so the treasurer can find the cell."""
 
     def __init__(self, *, file: str, line: int, column: str, problem: str, rule: str | None = None):
-        where = f"{file}, line {line}" + (f", column {column}" if column else "")
-        super().__init__(f"{where}: {problem} Nothing was imported.", rule=rule)
+        if column:
+            where = gettext("%(file)s, line %(line)s, column %(column)s") % {
+                "file": file,
+                "line": line,
+                "column": column,
+            }
+        else:
+            where = gettext("%(file)s, line %(line)s") % {"file": file, "line": line}
+        super().__init__(
+            gettext("%(where)s: %(problem)s Nothing was imported.") % {"where": where, "problem": problem}, rule=rule
+        )
         self.file, self.line, self.column, self.problem = file, line, column, problem
 
 
@@ -116,7 +126,10 @@ def available_mappings() -> dict[str, SupplierMapping]:
 def mapping_named(name: str | None) -> SupplierMapping:
     mappings = available_mappings()
     if (name or GENERIC.name) not in mappings:
-        raise RaffleError(f"No supplier mapping is called {name!r}; known: {', '.join(sorted(mappings))}.")
+        raise RaffleError(
+            gettext("No supplier mapping is called %(name)s; known: %(sorted)s.")
+            % {"name": repr(name), "sorted": ", ".join(sorted(mappings))}
+        )
     return mappings[name or GENERIC.name]
 
 
@@ -136,14 +149,18 @@ def read_rows(file: SupplierFile, kind: str, mapping: SupplierMapping = GENERIC,
         text = file.content.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = file.content[: error.start].count(b"\n") + 1
-        raise ImportRefused(file=file.name, line=line, column="", problem="the file is not UTF-8 text.") from None
+        raise ImportRefused(
+            file=file.name, line=line, column="", problem=gettext("the file is not UTF-8 text.")
+        ) from None
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=mapping.delimiter)
     rows = read_csv_rows(
         reader, lambda line, problem: ImportRefused(file=file.name, line=line, column="", problem=problem + ".")
     )
     header = next(rows, None)
     if header is None:
-        raise ImportRefused(file=file.name, line=1, column="", problem="the file is empty; it needs a header line.")
+        raise ImportRefused(
+            file=file.name, line=1, column="", problem=gettext("the file is empty; it needs a header line.")
+        )
     header = [h.strip() for h in header]
     renames = mapping.columns.get(kind, {})
     positions = []
@@ -171,8 +188,11 @@ def read_rows(file: SupplierFile, kind: str, mapping: SupplierMapping = GENERIC,
                 file=file.name,
                 line=number,
                 column="",
-                problem=f"the line has {len(row)} fields; the header has {width} (a comma inside a value "
-                "needs the value in double quotes).",
+                problem=gettext(
+                    "the line has %(count)s fields; the header has %(width)s (a comma inside a value needs the "
+                    "value in double quotes)."
+                )
+                % {"count": len(row), "width": width},
             )
         if plain:  # the bulk path: the sales file in the generic format
             yield number, pick(row)

@@ -18,14 +18,13 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from core.money import ZERO
-from licensing.models import Deposit
 from raffle.errors import RaffleError
 from raffle.models import (
     BEFORE_WINNING_TICKET,
-    DepositCoverage,
     Draw,
     DrawState,
     Envelope,
@@ -34,23 +33,23 @@ from raffle.models import (
     Sale,
     SupplierImport,
     SupplierResult,
-    SupplierSettlement,
     Ticket,
 )
 from raffle.services.pool import draws_by_supplier
 from raffle.services.prize_board import prize_board_check, sales_plan_check
 from raffle.services.purchase_limits import Purchase, PurchaseRefused, purchase_limits_check
 from raffle.services.schedule import check_draw_time
+from raffle.services.supplier_bulk import bulk_sales_import
 from raffle.services.supplier_formats import GENERIC, ImportRefused, SupplierFile, SupplierMapping, their_columns
 from raffle.services.supplier_parse import (
     ParsedResult,
     ParsedSales,
-    ParsedSettlement,
     SalesWindow,
     parse_result,
     parse_sales,
     parse_settlement,
 )
+from raffle.services.supplier_settlement import check_settlement
 from raffle.services.supplier_write import copy_sales_and_tickets, write_settlement
 
 
@@ -115,8 +114,11 @@ def check_serials_unused(draw: Draw, sales: ParsedSales) -> None:
                 file=sales.file,
                 line=sales.lines[taken.serial],
                 column="ticket_number",
-                problem=f"ticket {taken.serial} is already sold under this licence (draw {taken.draw.number}); "
-                "a ticket number is used once across all draws, paper and electronic.",
+                problem=gettext(
+                    "ticket %(serial)s is already sold under this licence (draw %(number)s); a ticket number "
+                    "is used once across all draws, paper and electronic."
+                )
+                % {"serial": taken.serial, "number": taken.draw.number},
                 rule="T3",
             )
 
@@ -150,7 +152,8 @@ def _check_result(draw: Draw, result: ParsedResult, sales: ParsedSales | None) -
             file=result.file,
             line=result.line,
             column="winning_ticket_number",
-            problem=f"draw {draw.number}'s winning ticket is already recorded or imported.",
+            problem=gettext("draw %(number)s's winning ticket is already recorded or imported.")
+            % {"number": draw.number},
             rule="D8",
         )
     imported = next((g for g in (sales.groups if sales else []) if result.serial in g.serials), None)
@@ -167,16 +170,18 @@ def _check_result(draw: Draw, result: ParsedResult, sales: ParsedSales | None) -
                 file=result.file,
                 line=result.line,
                 column="winning_ticket_number",
-                problem=f"ticket {result.serial} was never sold under this licence.",
+                problem=gettext("ticket %(serial)s was never sold under this licence.") % {"serial": result.serial},
                 rule="D2",
             )
         status, number = ("void" if ticket.is_void else "sold"), ticket.draw.number
     column = "winning_ticket_number"
     if number != draw.number:  # R:T4
-        problem = f"ticket {result.serial} was sold for draw {number}; only draw {draw.number}'s tickets can win it."
+        problem = gettext("ticket %(serial)s was sold for draw %(number)s; only draw %(draw)s's tickets can win it.")
+        problem %= {"serial": result.serial, "number": number, "draw": draw.number}
         raise ImportRefused(file=result.file, line=result.line, column=column, problem=problem, rule="T4")
     if status != "sold":  # R:T11
-        problem = f"ticket {result.serial} is {status}; a void or refunded ticket cannot win."
+        problem = gettext("ticket %(serial)s is %(status)s; a void or refunded ticket cannot win.")
+        problem %= {"serial": result.serial, "status": status}
         raise ImportRefused(file=result.file, line=result.line, column=column, problem=problem, rule="T11")
     try:
         check_draw_time(draw, at=result.drawn_at)  # R:D9
@@ -189,54 +194,13 @@ def _check_result(draw: Draw, result: ParsedResult, sales: ParsedSales | None) -
             file=result.file,
             line=result.line,
             column="drawn_at",
-            problem=f"the winner was drawn at {result.drawn_at.isoformat()}, before draw {draw.number}'s sales "
-            f"closed ({closes.isoformat()}); a winning ticket is drawn after sales close.",
+            problem=gettext(
+                "the winner was drawn at %(isoformat)s, before draw %(number)s's sales closed "
+                "(%(isoformat2)s); a winning ticket is drawn after sales close."
+            )
+            % {"isoformat": result.drawn_at.isoformat(), "number": draw.number, "isoformat2": closes.isoformat()},
             rule="D2",
         )
-
-
-def _check_settlement(draw: Draw, settlement: ParsedSettlement, sales: ParsedSales | None) -> Deposit:
-    where = {"file": settlement.file, "line": settlement.line}
-    if SupplierSettlement.objects.filter(draw=draw).exists():
-        raise ImportRefused(**where, column="", problem=f"draw {draw.number}'s settlement is already imported.")
-    before = (
-        Sale.objects.filter(draw=draw, voided_at__isnull=True)
-        .exclude(supplier_order="")
-        .aggregate(s=Sum("amount"))["s"]
-        or ZERO
-    )
-    imported = before + sum((g.amount for g in (sales.valid_groups if sales else [])), ZERO)
-    if settlement.gross != imported:  # R:L12
-        raise ImportRefused(
-            **where,
-            column="gross",
-            problem=f"the settlement's gross is ${settlement.gross:,.2f} but draw {draw.number}'s imported "
-            f"sales are ${imported:,.2f}.",
-            rule="L12",
-        )
-    deposit = (
-        Deposit.objects.select_for_update()
-        .filter(account__licence_id=draw.event.licence_id, slip_number=settlement.deposit_reference)
-        .first()
-    )
-    if deposit is None:
-        raise ImportRefused(
-            **where,
-            column="deposit_reference",
-            problem=f"no deposit slip {settlement.deposit_reference} is recorded in the trust account; "
-            "record the supplier's deposit first.",
-            rule="L12",
-        )
-    allocated = DepositCoverage.objects.filter(deposit=deposit).aggregate(s=Sum("amount"))["s"] or ZERO
-    if settlement.net_deposited > deposit.amount - allocated:
-        raise ImportRefused(
-            **where,
-            column="net_deposited",
-            problem=f"the net ${settlement.net_deposited:,.2f} is more than what is left of slip "
-            f"{deposit.slip_number} (${deposit.amount - allocated:,.2f} of ${deposit.amount:,.2f}).",
-            rule="L12",
-        )
-    return deposit
 
 
 @transaction.atomic
@@ -251,16 +215,22 @@ def supplier_draw_import(
     dry_run: bool = False,
 ) -> ImportSummary:
     """Check every file whole, then (unless `dry_run`) write it all; a refusal
-    raises `ImportRefused` naming the file, line and column, and nothing is kept."""
+    raises `ImportRefused` naming the file, line and column, and nothing is kept.
+    A sales file the bulk path vouches for is checked and written by it first
+    (supplier_bulk), inside this transaction: a settlement refused after it
+    still leaves nothing."""
     event, draw = lock_event_and_draw(draw)
     if not draws_by_supplier(draw):  # R:D5
         raise RaffleError(
-            f"Draw {draw.number} is not drawn by a registered supplier's system (a paper draw, or a licence "
-            "that records the approval of this software's own RNG); there is nothing to import.",
+            gettext(
+                "Draw %(number)s is not drawn by a registered supplier's system (a paper draw, or a "
+                "licence that records the approval of this software's own RNG); there is nothing to import."
+            )
+            % {"number": draw.number},
             rule="D5",
         )
     if not (sales or result or settlement):
-        raise RaffleError("Choose at least one file to import: sales, result or settlement.")
+        raise RaffleError(gettext("Choose at least one file to import: sales, result or settlement."))
     summary = ImportSummary(draw_number=draw.number, dry_run=dry_run)
     parsed_sales = parsed_result = parsed_settlement = None
     if sales is not None:
@@ -269,24 +239,34 @@ def supplier_draw_import(
                 file=sales.name,
                 line=1,
                 column="",
-                problem=f"draw {draw.number}'s sales are not open (it is at “{draw.get_state_display().lower()}”).",
+                problem=gettext("draw %(number)s's sales are not open (it is at “%(lower)s”).")
+                % {"number": draw.number, "lower": draw.get_state_display().lower()},
                 rule="T4",
             )
         sealed = set(Envelope.objects.filter(event=event, opened_at__isnull=True).values_list("number", flat=True))
         tiers = {t.quantity: t for t in PriceTier.objects.filter(event=event)}
-        with their_columns(mapping, "sales"):
-            parsed_sales = parse_sales(
-                sales, mapping=mapping, tiers=tiers, sealed=sealed, window=sales_window(draw), draw_number=draw.number
-            )
-            _check_sales(draw, parsed_sales)
-        summary.rows, summary.orders = parsed_sales.rows, len({g.order_id for g in parsed_sales.groups})
-        for group in parsed_sales.groups:
-            if group.status == "sold":
-                summary.tickets_sold += len(group.serials)
-                summary.amount_sold += group.amount
-            else:
-                summary.tickets_void += len(group.serials)
-                summary.amount_void += group.amount
+        window = sales_window(draw)
+        bulk = None
+        if not dry_run and result is None and mapping == GENERIC:  # the bulk path: checked and written set-based
+            bulk = bulk_sales_import(actor=actor, draw=draw, file=sales, tiers=tiers, sealed=sealed, window=window)
+        if bulk is not None:
+            summary.rows, summary.orders = bulk.rows, bulk.orders
+            summary.tickets_sold, summary.amount_sold = bulk.tickets_sold, bulk.amount_sold
+            summary.tickets_void, summary.amount_void = bulk.tickets_void, bulk.amount_void
+        else:  # row by row: every refusal names its line and column
+            with their_columns(mapping, "sales"):
+                parsed_sales = parse_sales(
+                    sales, mapping=mapping, tiers=tiers, sealed=sealed, window=window, draw_number=draw.number
+                )
+                _check_sales(draw, parsed_sales)
+            summary.rows, summary.orders = parsed_sales.rows, len({g.order_id for g in parsed_sales.groups})
+            for group in parsed_sales.groups:
+                if group.status == "sold":
+                    summary.tickets_sold += len(group.serials)
+                    summary.amount_sold += group.amount
+                else:
+                    summary.tickets_void += len(group.serials)
+                    summary.amount_void += group.amount
     if result is not None:
         with their_columns(mapping, "result"):
             parsed_result = parse_result(result, mapping=mapping, draw_number=draw.number)
@@ -295,7 +275,7 @@ def supplier_draw_import(
     if settlement is not None:
         with their_columns(mapping, "settlement"):
             parsed_settlement = parse_settlement(settlement, mapping=mapping)
-            deposit = _check_settlement(draw, parsed_settlement, parsed_sales)
+            deposit = check_settlement(draw, parsed_settlement, parsed_sales)
         summary.settlement_gross = parsed_settlement.gross
         summary.settlement_fees = parsed_settlement.processing_fees + parsed_settlement.supplier_fees
         summary.settlement_net = parsed_settlement.net_deposited
@@ -326,8 +306,11 @@ def supplier_draw_import(
             with their_columns(mapping, "sales"):
                 check_serials_unused(draw, parsed_sales)
             raise RaffleError(
-                f"{sales.name}: a ticket number was sold under this licence while the file was imported; "
-                "nothing was imported. Import it again to see which.",
+                gettext(
+                    "%(name)s: a ticket number was sold under this licence while the file was imported; "
+                    "nothing was imported. Import it again to see which."
+                )
+                % {"name": sales.name},
                 rule="T3",
             ) from None
     if parsed_result is not None:

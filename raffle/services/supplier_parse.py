@@ -10,8 +10,10 @@ import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.utils.translation import gettext
+
 from core.errors import DomainError
-from core.money import ZERO, parse_amount
+from core.money import ZERO, format_money_here, parse_amount
 from core.text import ascii_digits, has_control_characters
 from raffle.errors import RaffleError
 from raffle.models import PriceTier
@@ -97,15 +99,28 @@ class _RowReader:
         try:
             moment = parse_datetime(text.strip(), self.mapping)
         except ValueError:
-            _refuse(self.file, number, "sold_at", f"“{text}” is not a date and time (e.g. 2026-12-03T19:45:00-05:00).")
+            _refuse(
+                self.file,
+                number,
+                "sold_at",
+                gettext("“%(text)s” is not a date and time (e.g. 2026-12-03T19:45:00-05:00).") % {"text": text},
+            )
         opens, closes = self.window.opens, self.window.closes
         if moment < opens or moment > closes:  # R:T4 a ticket is sold for one draw, inside its sales window
             _refuse(
                 self.file,
                 number,
                 "sold_at",
-                f"the ticket was sold at {moment.isoformat()}, outside draw {self.draw_number}'s sales "
-                f"(from {opens.isoformat()} until the draw at {closes.isoformat()}).",
+                gettext(
+                    "the ticket was sold at %(isoformat)s, outside draw %(draw_number)s's sales (from "
+                    "%(isoformat2)s until the draw at %(isoformat3)s)."
+                )
+                % {
+                    "isoformat": moment.isoformat(),
+                    "draw_number": self.draw_number,
+                    "isoformat2": opens.isoformat(),
+                    "isoformat3": closes.isoformat(),
+                },
                 "T4",
             )
         self.moments[text] = moment
@@ -118,7 +133,14 @@ class _RowReader:
             tier = self.tiers.get(int(clean)) if ascii_digits(clean) else None
             if tier is None:  # R:T1
                 offers = ", ".join(str(t) for t in self.tiers.values())
-                _refuse(self.file, number, "price_tier", f"there is no “{text}” tier; this event sells {offers}.", "T1")
+                _refuse(
+                    self.file,
+                    number,
+                    "price_tier",
+                    gettext("there is no “%(text)s” tier; this event sells %(offers)s.")
+                    % {"text": text, "offers": offers},
+                    "T1",
+                )
             self.tier_of[text] = tier
         return tier
 
@@ -165,13 +187,25 @@ def parse_sales(
         order_id, ticket, sold_at, tier_text, amount_text, name, address, phone, email, pick, status = row
         serial = read.serial(number, ticket)
         if serial in lines:  # R:T3
-            _refuse(file, number, "ticket_number", f"ticket {serial} is also on line {lines[serial]}.", "T3")
+            _refuse(
+                file,
+                number,
+                "ticket_number",
+                gettext("ticket %(serial)s is also on line %(lines)s.") % {"serial": serial, "lines": lines[serial]},
+                "T3",
+            )
         lines[serial] = number
         moment = read.moment(number, sold_at)
         if status not in STATUSES:
             status = status.strip()
             if status not in STATUSES:
-                _refuse(file, number, "status", f"the status is “{status}”; it must be sold, void or refunded.", "T11")
+                _refuse(
+                    file,
+                    number,
+                    "status",
+                    gettext("the status is “%(status)s”; it must be sold, void or refunded.") % {"status": status},
+                    "T11",
+                )
         tier = read.tier(number, tier_text)
         amount = read.amount(number, amount_text)
         key = (order_id, tier.quantity, status)
@@ -193,18 +227,26 @@ def _new_group(file, number: int, key, tier: PriceTier, moment, name: str, addre
     """The first line of an order at a tier: the purchaser is checked once per order."""
     order_id = key[0].strip()
     if not order_id:
-        _refuse(file, number, "order_id", "the order number is empty.")
+        _refuse(file, number, "order_id", gettext("the order number is empty."))
     name, contact = name.strip(), contact.strip()
     if not name or not contact:  # R:T9
         column = "purchaser_name" if not name else "purchaser_phone"
-        _refuse(file, number, column, "an electronic ticket carries the purchaser's name and phone or e-mail.", "T9")
+        _refuse(
+            file,
+            number,
+            column,
+            gettext("an electronic ticket carries the purchaser's name and phone or e-mail."),
+            "T9",
+        )
     for column, text, multiline in (
         ("purchaser_name", name, False),
         ("purchaser_phone", contact, False),
         ("purchaser_address", address, True),
     ):
         if has_control_characters(text, multiline=multiline):  # they are printed on tickets and exports
-            _refuse(file, number, column, "it holds control characters that cannot be printed; correct the file.")
+            _refuse(
+                file, number, column, gettext("it holds control characters that cannot be printed; correct the file.")
+            )
     return SaleGroup(number, order_id, tier, key[2], moment, name[:150], address.strip()[:300], contact[:200], 0)
 
 
@@ -217,8 +259,11 @@ def _check_group_price(file: SupplierFile, group: SaleGroup) -> None:
             file,
             group.last_line,
             "price_tier",
-            f"order {group.order_id} has {count} ticket(s) at the tier {tier}; that tier sells "
-            f"{tier.quantity} at a time.",
+            gettext(
+                "order %(order_id)s has %(count)s ticket(s) at the tier %(tier)s; that tier sells "
+                "%(quantity)s at a time."
+            )
+            % {"order_id": group.order_id, "count": count, "tier": tier, "quantity": tier.quantity},
             "T1",
         )
     if group.amount != tier.price * units:
@@ -226,8 +271,17 @@ def _check_group_price(file: SupplierFile, group: SaleGroup) -> None:
             file,
             group.line,
             "amount",
-            f"order {group.order_id} pays ${group.amount:,.2f} for {count} ticket(s) at the tier {tier}; "
-            f"the price is ${tier.price * units:,.2f}.",
+            gettext(
+                "order %(order_id)s pays %(amount)s for %(count)s ticket(s) at the tier %(tier)s; the "
+                "price is %(value)s."
+            )
+            % {
+                "order_id": group.order_id,
+                "amount": format_money_here(group.amount),
+                "count": count,
+                "tier": tier,
+                "value": format_money_here(tier.price * units),
+            },
             "T1",
         )
 
@@ -245,14 +299,27 @@ def _single_row(file: SupplierFile, kind: str, mapping: SupplierMapping):
     found = list(read_rows(file, kind, mapping))
     if len(found) != 1:
         line = found[1][0] if found else 2
-        _refuse(file, line, "", f"the {kind} file holds one line for one draw; it has {len(found)}.")
+        _refuse(
+            file,
+            line,
+            "",
+            gettext("the %(kind)s file holds one line for one draw; it has %(count)s.")
+            % {"kind": kind, "count": len(found)},
+        )
     return found[0]
 
 
 def parse_result(file: SupplierFile, *, mapping: SupplierMapping, draw_number: int) -> ParsedResult:
     line, (number_text, ticket, drawn_at, reference) = _single_row(file, "result", mapping)
     if number_text != str(draw_number):
-        _refuse(file, line, "draw_number", f"this result is for draw {number_text}, not draw {draw_number}.", "T4")
+        _refuse(
+            file,
+            line,
+            "draw_number",
+            gettext("this result is for draw %(number_text)s, not draw %(draw_number)s.")
+            % {"number_text": number_text, "draw_number": draw_number},
+            "T4",
+        )
     try:
         serial = normalise_serial(ticket)
     except RaffleError as error:
@@ -260,9 +327,9 @@ def parse_result(file: SupplierFile, *, mapping: SupplierMapping, draw_number: i
     try:
         moment = parse_datetime(drawn_at, mapping)
     except ValueError:
-        _refuse(file, line, "drawn_at", f"“{drawn_at}” is not a date and time.")
+        _refuse(file, line, "drawn_at", gettext("“%(drawn_at)s” is not a date and time.") % {"drawn_at": drawn_at})
     if not reference:  # R:D5 every draw's inputs and outcome are logged
-        _refuse(file, line, "rng_reference", "the supplier's RNG reference of the draw is empty.", "D5")
+        _refuse(file, line, "rng_reference", gettext("the supplier's RNG reference of the draw is empty."), "D5")
     return ParsedResult(file.name, line, serial, moment, reference[:120])
 
 
@@ -283,7 +350,7 @@ def parse_settlement(file: SupplierFile, *, mapping: SupplierMapping) -> ParsedS
     try:
         settlement_date = parse_date(day, mapping)
     except ValueError:
-        _refuse(file, line, "settlement_date", f"“{day}” is not a date (e.g. 2026-12-04).")
+        _refuse(file, line, "settlement_date", gettext("“%(day)s” is not a date (e.g. 2026-12-04).") % {"day": day})
     parsed = []
     for column, text in zip(("gross", "processing_fees", "supplier_fees", "net_deposited"), amounts, strict=True):
         try:
@@ -296,10 +363,17 @@ def parse_settlement(file: SupplierFile, *, mapping: SupplierMapping) -> ParsedS
             file,
             line,
             "net_deposited",
-            f"fees ${processing + supplier:,.2f} and net ${net:,.2f} add up to ${processing + supplier + net:,.2f}, "
-            f"not the gross ${gross:,.2f}.",
+            gettext("fees %(value)s and net %(net)s add up to %(value2)s, not the gross %(gross)s.")
+            % {
+                "value": format_money_here(processing + supplier),
+                "net": format_money_here(net),
+                "value2": format_money_here(processing + supplier + net),
+                "gross": format_money_here(gross),
+            },
             "L12",
         )
     if not reference:
-        _refuse(file, line, "deposit_reference", "name the deposit slip the net went into the trust account on.")
+        _refuse(
+            file, line, "deposit_reference", gettext("name the deposit slip the net went into the trust account on.")
+        )
     return ParsedSettlement(file.name, line, settlement_date, gross, processing, supplier, net, reference[:40])

@@ -10,6 +10,7 @@ services check first so the volunteer gets a clear message.
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import audit_record
 from core.text import ascii_digits
@@ -62,19 +63,21 @@ def ticket_sell(
         refuse_before_amendment(draw, pending)
     if channel == SalesChannel.PAPER_ROLL:
         raise RaffleError(
-            "Roll tickets are recorded when the seller returns the roll (the sold part of "
-            "the serial range), not one by one."
+            gettext(
+                "Roll tickets are recorded when the seller returns the roll (the sold part of the serial "
+                "range), not one by one."
+            )
         )
     paper = channel == SalesChannel.PAPER_STUB
     if paper:
         if not serials:
-            raise RaffleError("Type the serial number of each stub sold.")
+            raise RaffleError(gettext("Type the serial number of each stub sold."))
         serials = [normalise_serial(s) for s in serials]
         _check_in_issued_books(draw, serials)
     else:
         serials = None
         if channel == SalesChannel.ELECTRONIC and not device.strip():  # R:T11
-            raise RaffleError("Name the point-of-sale device (or seller) that issues this ticket.", rule="T11")
+            raise RaffleError(gettext("Name the point-of-sale device (or seller) that issues this ticket."), rule="T11")
     line = SaleLine(
         tier_quantity=tier_quantity,
         units=units,
@@ -99,13 +102,17 @@ def _check_in_issued_books(draw: Draw, serials: list[str]) -> None:
         lost = [at for first, last, at in books if at is not None and number is not None and first <= number <= last]
         if lost:  # R:T7 a book declared lost: its unsold stubs are void
             raise RaffleError(
-                f"Serial {serial} is in a book declared lost: its unsold stubs are void and cannot be sold.",
+                gettext("Serial %(serial)s is in a book declared lost: its unsold stubs are void and cannot be sold.")
+                % {"serial": serial},
                 rule="T7",
             )
         if number is None or not any(first <= number <= last for first, last, _ in books):
             raise RaffleError(
-                f"Serial {serial} is not in any book issued for draw {draw.number}; check the "
-                "stub, or issue its book first.",
+                gettext(
+                    "Serial %(serial)s is not in any book issued for draw %(number)s; check the stub, or issue "
+                    "its book first."
+                )
+                % {"serial": serial, "number": draw.number},
                 rule="T7",
             )
 
@@ -121,9 +128,9 @@ def tickets_import(*, actor, draw: Draw, device: str, lines: list[SaleLine]) -> 
     if pending:  # R:L5 electronic sales only for draws from the effective day
         refuse_before_amendment(draw, pending)
     if channel not in (SalesChannel.ELECTRONIC, SalesChannel.ONLINE):
-        raise RaffleError("Only electronic or online sales are imported from a device.", rule="L5")
+        raise RaffleError(gettext("Only electronic or online sales are imported from a device."), rule="L5")
     if not device.strip():
-        raise RaffleError("Name the device the sales come from.", rule="T11")
+        raise RaffleError(gettext("Name the device the sales come from."), rule="T11")
     for line in lines:
         line.device, line.serials = device, None
     batch = prepare_sales(actor=actor, draw=draw, channel=channel, lines=lines, needs_purchaser=True)
@@ -141,12 +148,13 @@ def sale_void(*, actor, sale: Sale, reason: str) -> Sale:
     sale = Sale.objects.select_for_update().get(pk=sale.pk)
     reason = (reason or "").strip()
     if not reason:
-        raise RaffleError("Give the reason for the void (e.g. 'wrong tier entered').", rule="T11")
+        raise RaffleError(gettext("Give the reason for the void (e.g. 'wrong tier entered')."), rule="T11")
     if sale.is_void:
-        raise RaffleError(f"Sale {sale.pk} is already void.", rule="T11")
+        raise RaffleError(gettext("Sale %(pk)s is already void.") % {"pk": sale.pk}, rule="T11")
     if draw.state != DrawState.SELLING:
         raise RaffleError(
-            f"Sales for draw {draw.number} are closed and its pool is fixed; a sale can no longer be voided.",
+            gettext("Sales for draw %(number)s are closed and its pool is fixed; a sale can no longer be voided.")
+            % {"number": draw.number},
             rule="T11",
         )
     sale.voided_at, sale.voided_by, sale.void_reason = timezone.now(), actor, reason[:300]
@@ -173,7 +181,7 @@ def sale_print(*, actor, sale: Sale) -> tuple[Sale, bool]:
     REPRINT (T11). Returns the sale and whether this print is a reprint."""
     sale = Sale.objects.select_for_update().get(pk=sale.pk)
     if sale.is_void:
-        raise RaffleError(f"Sale {sale.pk} is void; a void ticket is not printed.", rule="T11")
+        raise RaffleError(gettext("Sale %(pk)s is void; a void ticket is not printed.") % {"pk": sale.pk}, rule="T11")
     reprint = sale.print_count > 0
     sale.print_count += 1
     sale.save(update_fields=["print_count"])

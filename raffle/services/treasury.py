@@ -1,20 +1,18 @@
 """Treasury writes that point at draws: which draws a deposit covers (L12),
-prize payments (P3) and unclaimed prizes with the attempts to reach the
-winner (P5)."""
+prize payments (P3); unclaimed prizes are in `raffle.services.unclaimed`."""
 
 import datetime
 
 from django.db import transaction
 from django.db.models import Sum
-from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import audit_record
-from core.money import ZERO, format_money, parse_amount
+from core.money import ZERO, format_money, format_money_here, parse_amount
 from licensing.models import Deposit, IssuedReport, PaymentMethod
 from licensing.services import deposit_record, report_issue
 from raffle.errors import RaffleError
 from raffle.models import (
-    ContactAttempt,
     DepositCoverage,
     Draw,
     DrawOutcome,
@@ -35,7 +33,11 @@ def prize_amount(draw: Draw, kind: str):
     if kind == PrizeKind.DRAW_PRIZE:
         return draw.draw_prize
     if draw.outcome != DrawOutcome.JACKPOT_WON:
-        raise RaffleError(f"Draw {draw.number} did not find the Ace of Spades; it has no jackpot to pay.", rule="P4")
+        raise RaffleError(
+            gettext("Draw %(number)s did not find the Ace of Spades; it has no jackpot to pay.")
+            % {"number": draw.number},
+            rule="P4",
+        )
     return draw.jackpot_awarded
 
 
@@ -45,11 +47,12 @@ def holder_share(holder: MustGoTicket, kind: str):
     return share or ZERO
 
 
-def _holder_label(holder: MustGoTicket) -> str:
-    return f"ticket {holder.winning_serial}" + (f" ({holder.winner_name})" if holder.winner_name else "")
+def holder_label(holder: MustGoTicket) -> str:
+    label = gettext("ticket %(serial)s") % {"serial": holder.winning_serial}
+    return label + (f" ({holder.winner_name})" if holder.winner_name else "")
 
 
-def _payment_owed(draw: Draw, kind: str, holder: MustGoTicket | None) -> tuple[MustGoTicket | None, object]:
+def payment_owed(draw: Draw, kind: str, holder: MustGoTicket | None) -> tuple[MustGoTicket | None, object]:
     """Who a payment pays and what they are owed. A must-go draw's prizes are
     owed holder by holder (P7): the payment names its holder (or the only one
     owed that prize) and is for that holder's share; any other draw owes its
@@ -58,38 +61,52 @@ def _payment_owed(draw: Draw, kind: str, holder: MustGoTicket | None) -> tuple[M
     if not holders:
         if holder is not None:
             raise RaffleError(
-                f"Draw {draw.number} is not a must-go draw shared by several holders; leave the holder out."
+                gettext("Draw %(number)s is not a must-go draw shared by several holders; leave the holder out.")
+                % {"number": draw.number}
             )
         return None, prize_amount(draw, kind)
     label = PrizeKind(kind).label.lower()
     owed = [h for h in holders if holder_share(h, kind) > 0]
     if holder is None:
         if len(owed) != 1:
-            names = ", ".join(_holder_label(h) for h in owed) or "nobody"
+            names = ", ".join(holder_label(h) for h in owed) or "nobody"
             raise RaffleError(
-                f"The {label} of draw {draw.number} (the must-go draw) is owed to {names}: say which holder this "
-                "payment is for. Each holder is paid their own share by their own payment.",
+                gettext(
+                    "The %(label)s of draw %(number)s (the must-go draw) is owed to %(names)s: say which "
+                    "holder this payment is for. Each holder is paid their own share by their own payment."
+                )
+                % {"label": label, "number": draw.number, "names": names},
                 rule="P7",
             )
         holder = owed[0]
     holder = next((h for h in holders if h.pk == getattr(holder, "pk", holder)), None)
     if holder is None:
-        raise RaffleError(f"That ticket was not drawn in draw {draw.number}; choose one of its holders.", rule="P7")
+        raise RaffleError(
+            gettext("That ticket was not drawn in draw %(number)s; choose one of its holders.")
+            % {"number": draw.number},
+            rule="P7",
+        )
     share = holder_share(holder, kind)
     if share <= 0:
         raise RaffleError(
-            f"The holder of {_holder_label(holder)} has no share of the {label} of draw {draw.number} under the "
-            "Rules of Play; nothing is owed to them for it.",
+            gettext(
+                "The holder of %(holder_label)s has no share of the %(label)s of draw %(number)s under the "
+                "Rules of Play; nothing is owed to them for it."
+            )
+            % {"holder_label": holder_label(holder), "label": label, "number": draw.number},
             rule="P7",
         )
     return holder, share
 
 
-def _closed_draw(draw: Draw) -> tuple[Event, Draw]:
+def closed_draw(draw: Draw) -> tuple[Event, Draw]:
     event = Event.objects.select_for_update().get(pk=draw.event_id)
     draw = Draw.objects.select_for_update().get(pk=draw.pk)
     if draw.state != DrawState.CLOSED:
-        raise RaffleError(f"Draw {draw.number} is not closed yet; its prizes are known only once it is.")
+        raise RaffleError(
+            gettext("Draw %(number)s is not closed yet; its prizes are known only once it is.")
+            % {"number": draw.number}
+        )
     return event, draw
 
 
@@ -105,13 +122,18 @@ def deposit_cover_draws(*, actor, deposit: Deposit, amounts: dict) -> list[Depos
         draw = Draw.objects.select_related("event").get(pk=getattr(draw, "pk", draw))
         if draw.event.licence_id != licence.pk:
             raise RaffleError(
-                f"{draw} belongs to another licence than the trust account of slip {deposit.slip_number}.", rule="L12"
+                gettext("%(draw)s belongs to another licence than the trust account of slip %(slip_number)s.")
+                % {"draw": draw, "slip_number": deposit.slip_number},
+                rule="L12",
             )
         if draw.ticket_sales is None:
-            raise RaffleError(f"Draw {draw.number}'s sales are not closed yet; deposit them after sales close.")
+            raise RaffleError(
+                gettext("Draw %(number)s's sales are not closed yet; deposit them after sales close.")
+                % {"number": draw.number}
+            )
         parsed[draw] = parse_amount(amount, what=f"The part for draw {draw.number}", allow_zero=False)
     if not parsed:
-        raise RaffleError("Say which draw's sales the deposit holds, and how much of it.")
+        raise RaffleError(gettext("Say which draw's sales the deposit holds, and how much of it."))
     existing = (
         DepositCoverage.objects.filter(deposit=deposit).exclude(draw__in=list(parsed)).aggregate(t=Sum("amount"))["t"]
         or ZERO
@@ -119,8 +141,12 @@ def deposit_cover_draws(*, actor, deposit: Deposit, amounts: dict) -> list[Depos
     total = existing + seed_part(deposit) + sum(parsed.values(), ZERO)  # R:P6 the seed's part counts too
     if total > deposit.amount:
         raise RaffleError(
-            f"Slip {deposit.slip_number} is for ${deposit.amount:,.2f}; the draws given add up "
-            f"to ${total:,.2f}. Check the amounts.",
+            gettext("Slip %(slip_number)s is for %(amount)s; the draws given add up to %(total)s. Check the amounts.")
+            % {
+                "slip_number": deposit.slip_number,
+                "amount": format_money_here(deposit.amount),
+                "total": format_money_here(total),
+            },
             rule="L12",
         )
     rows = []
@@ -196,53 +222,76 @@ def prize_payment_record(
     their own share by their own payment (`holder`). `amount`, when given (a
     cheque's figure typed by the treasurer), must be that amount: more than
     the holder's share is refused, and a share is paid whole."""
-    event, draw = _closed_draw(draw)
+    event, draw = closed_draw(draw)
     if kind not in PrizeKind.values:
-        raise RaffleError("Say whether this pays the draw prize or the jackpot.")
+        raise RaffleError(gettext("Say whether this pays the draw prize or the jackpot."))
     if method not in PaymentMethod.values:  # R:P3
-        raise RaffleError("Prizes are paid by cheque or electronic transfer, in Canadian funds.", rule="P3")
+        raise RaffleError(gettext("Prizes are paid by cheque or electronic transfer, in Canadian funds."), rule="P3")
     if not (reference or "").strip() or not (payee or "").strip():
-        raise RaffleError("Give the payee and the cheque number or transfer reference.", rule="P3")
+        raise RaffleError(gettext("Give the payee and the cheque number or transfer reference."), rule="P3")
     if paid_on < draw.held_on:  # R:D9 counted from the day the draw was held
-        raise RaffleError(f"A prize cannot be paid before its draw (held on {draw.held_on:%Y-%m-%d}).")
-    holder, owed = _payment_owed(draw, kind, holder)
+        raise RaffleError(
+            gettext("A prize cannot be paid before its draw (held on %(held_on)s).")
+            % {"held_on": format(draw.held_on, "%Y-%m-%d")}
+        )
+    holder, owed = payment_owed(draw, kind, holder)
     paid = PrizePayment.objects.filter(draw=draw, kind=kind, must_go_ticket=holder).first()
     if paid is not None:
-        whose = f" to the holder of {_holder_label(holder)}" if holder else ""
+        whose = gettext(" to the holder of %(holder)s") % {"holder": holder_label(holder)} if holder else ""
         raise RaffleError(
-            f"The {PrizeKind(kind).label.lower()} of draw {draw.number}{whose} is already paid "
-            f"({format_money(paid.amount)} to {paid.payee} on {paid.paid_on:%Y-%m-%d})."
+            gettext(
+                "The %(lower)s of draw %(number)s%(whose)s is already paid (%(format_money)s to %(payee)s "
+                "on %(paid_on)s)."
+            )
+            % {
+                "lower": PrizeKind(kind).label.lower(),
+                "number": draw.number,
+                "whose": whose,
+                "format_money": format_money(paid.amount),
+                "payee": paid.payee,
+                "paid_on": format(paid.paid_on, "%Y-%m-%d"),
+            }
         )
     if amount is not None:
         amount = parse_amount(amount, what="The amount paid", allow_zero=False)
         label = PrizeKind(kind).label.lower()
         what = (
-            f"the share of the {label} of draw {draw.number} owed to the holder of {_holder_label(holder)}"
+            f"the share of the {label} of draw {draw.number} owed to the holder of {holder_label(holder)}"
             if holder
             else f"the {label} of draw {draw.number}"
         )
         if amount > owed:  # R:P7 no one is paid more than their own share
             raise RaffleError(
-                f"{format_money(amount)} is more than {what}: {format_money(owed)}. Nothing was recorded; "
-                f"pay {format_money(owed)}.",
+                gettext(
+                    "%(format_money)s is more than %(what)s: %(format_money2)s. Nothing was recorded; pay "
+                    "%(format_money2)s."
+                )
+                % {"format_money": format_money(amount), "what": what, "format_money2": format_money(owed)},
                 rule="P7" if holder else "P3",
             )
         if amount < owed:
             raise RaffleError(
-                f"{what[0].upper()}{what[1:]} is {format_money(owed)}; it is paid whole, in one payment. "
-                "Nothing was recorded.",
+                gettext(
+                    "%(upper)s%(what)s is %(format_money)s; it is paid whole, in one payment. Nothing was recorded."
+                )
+                % {"upper": what[0].upper(), "what": what[1:], "format_money": format_money(owed)},
                 rule="P7" if holder else "P3",
             )
     amount = owed
     unclaimed = UnclaimedPrize.objects.select_for_update().filter(draw=draw, kind=kind, must_go_ticket=holder).first()
     if unclaimed and unclaimed.added_to_proceeds_on:  # R:P5
         raise RaffleError(
-            f"This prize joined the gross proceeds on {unclaimed.added_to_proceeds_on:%Y-%m-%d}; "
-            "it can no longer be paid from the trust account.",
+            gettext(
+                "This prize joined the gross proceeds on %(added_to_proceeds_on)s; it can no longer be "
+                "paid from the trust account."
+            )
+            % {"added_to_proceeds_on": format(unclaimed.added_to_proceeds_on, "%Y-%m-%d")},
             rule="P5",
         )
     if cheque_image and method != PaymentMethod.CHEQUE:
-        raise RaffleError("A scan of a cheque goes with a payment by cheque; a transfer has its reference only.")
+        raise RaffleError(
+            gettext("A scan of a cheque goes with a payment by cheque; a transfer has its reference only.")
+        )
     payment = PrizePayment(
         draw=draw,
         kind=kind,
@@ -278,98 +327,16 @@ def prize_payment_record(
 
 
 @transaction.atomic
-def prize_mark_unclaimed(
-    *, actor, draw: Draw, kind: str = PrizeKind.DRAW_PRIZE, holder: MustGoTicket | None = None
-) -> UnclaimedPrize:
-    """R:P5 the winner has not claimed: the prize is held in trust at least
-    six months. R:P7 in a must-go draw, one holder's own share (`holder`)."""
-    event, draw = _closed_draw(draw)
-    holder, owed = _payment_owed(draw, kind, holder)
-    label = PrizeKind(kind).label.lower()
-    whose = f" owed to the holder of {_holder_label(holder)}" if holder else ""
-    if PrizePayment.objects.filter(draw=draw, kind=kind, must_go_ticket=holder).exists():
-        raise RaffleError(f"The {label} of draw {draw.number}{whose} is already paid.")
-    if UnclaimedPrize.objects.filter(draw=draw, kind=kind, must_go_ticket=holder).exists():
-        raise RaffleError(f"The {label} of draw {draw.number}{whose} is already held as unclaimed.")
-    prize = UnclaimedPrize.objects.create(
-        draw=draw,
-        kind=kind,
-        must_go_ticket=holder,
-        amount=owed,
-        unclaimed_since=draw.held_on,
-        recorded_by=actor,
-    )
-    audit_record(
-        actor=actor,
-        action="raffle.prize.unclaimed",
-        obj=prize,
-        data={
-            "draw": draw.number,
-            "kind": kind,
-            "holder": {"sequence": holder.sequence, "serial": holder.winning_serial} if holder else None,
-            "amount": prize.amount,
-            "hold_until": prize.hold_until,
-        },
-    )
-    return prize
-
-
-@transaction.atomic
-def prize_log_contact_attempt(
-    *, actor, prize: UnclaimedPrize, attempted_on: datetime.date, means: str, outcome: str
-) -> ContactAttempt:
-    """R:P5 log an attempt to reach the winner."""
-    prize = UnclaimedPrize.objects.select_for_update().get(pk=prize.pk)
-    if not (means or "").strip() or not (outcome or "").strip():
-        raise RaffleError("Say how you tried to reach the winner and what came of it.", rule="P5")
-    if attempted_on < prize.unclaimed_since:
-        raise RaffleError("An attempt to reach the winner cannot be before the draw.")
-    attempt = ContactAttempt.objects.create(
-        prize=prize, attempted_on=attempted_on, means=means.strip()[:60], outcome=outcome.strip()[:200], made_by=actor
-    )
-    audit_record(
-        actor=actor,
-        action="raffle.prize.contact_attempt",
-        obj=prize,
-        data={"attempted_on": attempted_on, "means": attempt.means, "outcome": attempt.outcome},
-    )
-    return attempt
-
-
-@transaction.atomic
-def prize_add_to_proceeds(*, actor, prize: UnclaimedPrize, today: datetime.date | None = None) -> UnclaimedPrize:
-    """R:P5 after six months, with attempts logged, the prize joins the gross proceeds."""
-    prize = UnclaimedPrize.objects.select_for_update().get(pk=prize.pk)
-    today = today or timezone.localdate()
-    if prize.added_to_proceeds_on:
-        raise RaffleError("This prize has already joined the gross proceeds.")
-    if today < prize.hold_until:  # R:P5
-        raise RaffleError(
-            f"An unclaimed prize is held in trust for six months: until {prize.hold_until:%Y-%m-%d}.", rule="P5"
-        )
-    if not prize.attempts.exists():  # R:P5
-        raise RaffleError(
-            "Log at least one attempt to reach the winner before the prize joins the gross proceeds.", rule="P5"
-        )
-    prize.added_to_proceeds_on = today
-    prize.save(update_fields=["added_to_proceeds_on"])
-    audit_record(
-        actor=actor, action="raffle.prize.add_to_proceeds", obj=prize, data={"amount": prize.amount, "on": today}
-    )
-    return prize
-
-
-@transaction.atomic
 def winners_publication_record(*, actor, draw: Draw, published_on: datetime.date, where: str) -> WinnersPublication:
     """R:D10 the winning ticket and prize of a closed draw were published: where and when."""
-    event, draw = _closed_draw(draw)
+    event, draw = closed_draw(draw)
     where = (where or "").strip()
     if not where:
-        raise RaffleError("Say where the winners were published (website, newspaper, board).", rule="D10")
+        raise RaffleError(gettext("Say where the winners were published (website, newspaper, board)."), rule="D10")
     if published_on < draw.held_on:
-        raise RaffleError("The winners cannot be published before the draw.", rule="D10")
+        raise RaffleError(gettext("The winners cannot be published before the draw."), rule="D10")
     if WinnersPublication.objects.filter(draw=draw, where=where[:200], published_on=published_on).exists():
-        raise RaffleError("That publication is already recorded.")
+        raise RaffleError(gettext("That publication is already recorded."))
     publication = WinnersPublication.objects.create(
         draw=draw, published_on=published_on, where=where[:200], recorded_by=actor
     )

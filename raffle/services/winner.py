@@ -15,6 +15,7 @@ import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from raffle.errors import RaffleError, TransitionNotAllowed
 from raffle.models import Draw, DrawState, Event, EventStatus, SelectionMethod, WinnerSelection
@@ -40,8 +41,11 @@ def _check_still_current(draw: Draw, expected_serial: str | None) -> None:
     place since, nothing is done to the wrong one."""
     if expected_serial and draw.winning_serial != expected_serial:
         raise RaffleError(
-            f"Ticket {expected_serial} is no longer the winning ticket of draw {draw.number}: ticket "
-            f"{draw.winning_serial} was drawn in its place. Nothing was changed.",
+            gettext(
+                "Ticket %(expected_serial)s is no longer the winning ticket of draw %(number)s: ticket "
+                "%(winning_serial)s was drawn in its place. Nothing was changed."
+            )
+            % {"expected_serial": expected_serial, "number": draw.number, "winning_serial": draw.winning_serial},
             rule="T8",
         )
 
@@ -53,14 +57,22 @@ def _check_awaiting(draw: Draw, doing: str) -> None:
         return
     if draw.envelope_id is not None:
         raise TransitionNotAllowed(
-            f"Cannot {doing} for draw {draw.number}: the holder of ticket {draw.winning_serial} chose "
-            f"envelope {draw.envelope.number}, so the ticket stands. Nothing is re-drawn once an envelope is "
-            "chosen or a card revealed.",
+            gettext(
+                "Cannot %(doing)s for draw %(number)s: the holder of ticket %(winning_serial)s chose "
+                "envelope %(number2)s, so the ticket stands. Nothing is re-drawn once an envelope is "
+                "chosen or a card revealed."
+            )
+            % {
+                "doing": doing,
+                "number": draw.number,
+                "winning_serial": draw.winning_serial,
+                "number2": draw.envelope.number,
+            },
             rule="T8",
         )
     raise TransitionNotAllowed(
-        f"Cannot {doing} for draw {draw.number}: it is not awaiting a claim "
-        f"(the draw is at “{draw.get_state_display().lower()}”).",
+        gettext("Cannot %(doing)s for draw %(number)s: it is not awaiting a claim (the draw is at “%(lower)s”).")
+        % {"doing": doing, "number": draw.number, "lower": draw.get_state_display().lower()},
         rule="T8",
     )
 
@@ -73,8 +85,11 @@ def draw_await_claim(*, actor, draw: Draw) -> Draw:
     step = draw_machine.check(event, draw, "await_claim")
     if not holder_may_be_absent(draw):
         raise RaffleError(
-            f"Draw {draw.number} does not wait for a claim: only roll tickets carry no name. Stub and electronic "
-            "tickets name their buyer, who chooses the envelope picked on the ticket.",
+            gettext(
+                "Draw %(number)s does not wait for a claim: only roll tickets carry no name. Stub and "
+                "electronic tickets name their buyer, who chooses the envelope picked on the ticket."
+            )
+            % {"number": draw.number},
             rule="T8",
         )
     selection = WinnerSelection.objects.select_for_update().get(pk=current_selection(draw).pk)
@@ -93,9 +108,12 @@ def draw_await_claim(*, actor, draw: Draw) -> Draw:
 def _required(value: str, what: str) -> str:
     value = (value or "").strip()
     if not value:
-        raise RaffleError(f"Type {what}.", rule="T8")
+        raise RaffleError(gettext("Type %(what)s.") % {"what": what}, rule="T8")
     if len(value) > _NAME_LENGTH:
-        raise RaffleError(f"Shorten {what} to {_NAME_LENGTH} characters.", rule="T8")
+        raise RaffleError(
+            gettext("Shorten %(what)s to %(NAME_LENGTH)s characters.") % {"what": what, "NAME_LENGTH": _NAME_LENGTH},
+            rule="T8",
+        )
     return value
 
 
@@ -119,8 +137,11 @@ def draw_claim(
         _check_awaiting(draw, "record a claim")
     if draw.state == DrawState.AWAITING_CLAIM and claim_time_over(draw):
         raise RaffleError(
-            f"The claim time of ticket {draw.winning_serial} ended on {_local(draw.claim_until)}: its holder can "
-            "no longer choose the envelope. Draw another ticket of this draw in its place.",
+            gettext(
+                "The claim time of ticket %(winning_serial)s ended on %(local)s: its holder can no longer "
+                "choose the envelope. Draw another ticket of this draw in its place."
+            )
+            % {"winning_serial": draw.winning_serial, "local": _local(draw.claim_until)},
             rule="T8",
         )
     step = draw_machine.check(event, draw, "claim")
@@ -165,15 +186,21 @@ def draw_redraw_unclaimed(
         _check_awaiting(draw, "draw another ticket")
     if draw.state == DrawState.AWAITING_CLAIM and not claim_time_over(draw):
         raise RaffleError(
-            f"The holder of ticket {draw.winning_serial} has until {_local(draw.claim_until)} to claim; another "
-            "ticket is drawn only after that.",
+            gettext(
+                "The holder of ticket %(winning_serial)s has until %(local)s to claim; another ticket is "
+                "drawn only after that."
+            )
+            % {"winning_serial": draw.winning_serial, "local": _local(draw.claim_until)},
             rule="T8",
         )
     step = draw_machine.check(event, draw, "redraw_unclaimed")
     current = WinnerSelection.objects.select_for_update().get(pk=current_selection(draw).pk)
     ticket = paper_ticket(draw=draw, serial=serial, serial_again=serial_again)  # R:D2 typed twice
     if draw.winner_selections.filter(ticket=ticket).exists():
-        raise RaffleError(f"Ticket {ticket.serial} was already drawn for this draw; draw another.", rule="T8")
+        raise RaffleError(
+            gettext("Ticket %(serial)s was already drawn for this draw; draw another.") % {"serial": ticket.serial},
+            rule="T8",
+        )
     now = timezone.now()
     current.superseded_at = now
     current.superseded_reason = f"not claimed within {event.claim_period_days} days"

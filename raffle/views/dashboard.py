@@ -40,8 +40,8 @@ def event_dashboard(request, event_id: int):
             **data,
             "chart": mark_safe(sales_and_jackpot_svg(points)) if points else "",  # built with escape()
             "deadlines": _deadlines(event, draws),
-            "forecast": selectors.prize_board_forecast(event),
-            "safety": safety_warning(event),
+            "forecast": selectors.prize_board_forecast(event, draws),
+            "safety": safety_warning(event, draws),
             "missing_videos": list(selectors.draws_needing_video(event).only("number", "scheduled_at")),
             "can_run_draws": roles.user_has_role(
                 request.user, roles.DRAW_STAFF, roles.ADMINISTRATOR, organisation=event.licence.organisation_id

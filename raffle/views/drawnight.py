@@ -16,9 +16,11 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.template.loader import select_template
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from core import roles
 from core.errors import DomainError
+from core.money import format_money_here
 from core.privacy import sale_contact_for
 from core.scope import own
 from licensing.models import SalesChannel
@@ -53,13 +55,13 @@ def _progress(draw: Draw) -> list[dict]:
 def _render(request, draw: Draw, form, *, preview=None, status=200):
     step = draw.next_step
     if step is None:  # a state without a row in the table: the generic screen
-        heading, button, screen, shows = draw.get_state_display(), "Do this step", draw.state, ()
+        heading, button, screen, shows = draw.get_state_display(), gettext("Do this step"), draw.state, ()
         template = f"raffle/drawnight/_{draw.state}.html"
     else:
         heading, button = step.heading, for_draw(draw, step.button)
         screen, shows, template = step.screen_name, step.shows, step.template
     if preview is not None:
-        button = f"Close sales at ${preview.sales:,.2f}"
+        button = gettext("Close sales at %(sales)s") % {"sales": format_money_here(preview.sales)}
     channel = draw_sales_channel(draw)  # R:L5 the channel in force on the draw's day
     context = {
         "draw": draw,
@@ -115,15 +117,19 @@ def _stale(request, draw: Draw, expected: str) -> None:
     if expected not in DrawState.values:
         messages.error(
             request,
-            "That form was out of date, so nothing was done. Here is the draw as it stands; check it and try again.",
+            gettext(
+                "That form was out of date, so nothing was done. Here is the draw as it stands; check it and try again."
+            ),
         )
         return
     done = DrawState(expected).label
     messages.error(
         request,
-        f"This step was already done by someone else: draw {draw.number} is now at "
-        f"“{draw.get_state_display().lower()}”, not “{done.lower()}”. Nothing was changed; "
-        "here is the draw as it stands.",
+        gettext(
+            "This step was already done by someone else: draw %(number)s is now at “%(lower)s”, not "
+            "“%(lower2)s”. Nothing was changed; here is the draw as it stands."
+        )
+        % {"number": draw.number, "lower": draw.get_state_display().lower(), "lower2": done.lower()},
     )
 
 

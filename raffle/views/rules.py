@@ -10,7 +10,8 @@ from django.core.files.storage import default_storage
 from django.http import HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.utils.cache import patch_cache_control
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
@@ -42,7 +43,9 @@ def rules_of_play_pdf(request, event_id: int):
         "number": event.licence.number,
     }
     html = render_to_string("pdf/rules_of_play.html", context)
-    version = hashlib.sha256(html.encode()).hexdigest()[:32]
+    # The language is part of the version (#16): a French reader never gets the English file, nor the reverse.
+    language = get_language() or settings.LANGUAGE_CODE
+    version = f"{language}-{hashlib.sha256(html.encode()).hexdigest()[:32]}"
     etag = f'"{version}"'
     if etag in request.headers.get("If-None-Match", ""):
         response = HttpResponseNotModified()
@@ -50,6 +53,8 @@ def rules_of_play_pdf(request, event_id: int):
         response = pdf_response(rules_pdf_stored(event, version, html), f"rules-of-play-{event.licence.number}.pdf")
     response["ETag"] = etag
     patch_cache_control(response, public=True, max_age=RULES_PDF_MAX_AGE)
+    # A shared cache keeps one copy per language: chosen by the browser, or by the switch's cookie.
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
     return response
 
 
@@ -89,7 +94,7 @@ def exit_strategy(request, event_id: int):
                 settings_form = RulesSettingsForm(request.POST)
                 if settings_form.is_valid():
                     services.event_update_rules(actor=request.user, event=event, **settings_form.cleaned_data)
-                    messages.success(request, "Rules of Play updated.")
+                    messages.success(request, gettext("Rules of Play updated."))
                     return redirect("exit_strategy", event.pk)
             elif action == "approval":
                 if not user_has_role(
@@ -99,7 +104,7 @@ def exit_strategy(request, event_id: int):
                 approval_form = RulesApprovalForm(request.POST)
                 if approval_form.is_valid():
                     services.event_record_rules_approval(actor=request.user, event=event, **approval_form.cleaned_data)
-                    messages.success(request, "The approval of the Rules of Play is recorded.")
+                    messages.success(request, gettext("The approval of the Rules of Play is recorded."))
                     return redirect("exit_strategy", event.pk)
             elif action == "must_go" and current is not None:
                 if not user_has_role(
@@ -109,7 +114,9 @@ def exit_strategy(request, event_id: int):
                 must_go_form = MustGoForm(request.POST)
                 if must_go_form.is_valid():
                     services.draw_set_must_go(actor=request.user, draw=current, **must_go_form.cleaned_data)
-                    messages.success(request, f"Draw {current.number} is the must-go final draw.")
+                    messages.success(
+                        request, gettext("Draw %(number)s is the must-go final draw.") % {"number": current.number}
+                    )
                     return redirect("exit_strategy", event.pk)
         except DomainError as error:
             messages.error(request, str(error))

@@ -6,11 +6,13 @@ from django.db.models import Q
 from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from core import once, roles
 from core.csvsafe import safe_cell
 from core.errors import DomainError
+from core.money import format_money_here
 from core.pdf import pdf_response, render_pdf
 from core.privacy import sale_contact_for
 from core.scope import organisations_of, own, scoped
@@ -24,7 +26,9 @@ from raffle.services.pool import draw_place_of, draw_sales_channel
 SALES_ROLES = (roles.SELLER, roles.DRAW_STAFF, roles.ADMINISTRATOR)
 VOID_ROLES = (roles.DRAW_STAFF, roles.ADMINISTRATOR)  # a void is a supervisor's decision
 HELPLINE = "ConnexOntario 1-866-531-2600"  # R:T10 printed on every ticket
-ALREADY_DONE = "That form was already sent and recorded: here is what it recorded. Nothing was recorded twice."
+ALREADY_DONE = gettext_lazy(
+    "That form was already sent and recorded: here is what it recorded. Nothing was recorded twice."
+)
 # How the tickets are printed, chosen at print: layout and page size (templates/pdf/ticket.html).
 TICKET_LAYOUTS = {
     "receipt": ("receipt", ""),  # one ticket per 80 mm receipt
@@ -70,7 +74,7 @@ def _rolls_page(request, draw: Draw):
         if not roles.user_has_role(
             request.user, roles.DRAW_STAFF, roles.ADMINISTRATOR, organisation=draw.event.licence.organisation_id
         ):
-            messages.error(request, "Only draw staff record rolls; ask a member in charge.")
+            messages.error(request, gettext("Only draw staff record rolls; ask a member in charge."))
         elif repeated:  # the same form again: recorded once
             messages.info(request, ALREADY_DONE)
             return redirect(here)
@@ -88,12 +92,12 @@ def _rolls_page(request, draw: Draw):
                         last_serial=data["last_serial"],
                         kind=RollKind.BOOK if books else RollKind.ROLL,
                     )
-                    said.append(f"Issued {roll}.")
+                    said.append(gettext("Issued %(roll)s.") % {"roll": roll})
                 elif action == "lost":
                     roll = services.roll_declare_lost(
                         actor=request.user, roll=next(r for r in rolls if r.pk == data["roll"]), reason=data["reason"]
                     )
-                    said.append(f"{roll} is declared lost: its unsold serials are void.")
+                    said.append(gettext("%(roll)s is declared lost: its unsold serials are void.") % {"roll": roll})
                 else:
                     roll = next(r for r in rolls if r.pk == data["roll"])
                     sold = services.roll_return(
@@ -101,8 +105,12 @@ def _rolls_page(request, draw: Draw):
                     )
                     roll.refresh_from_db()
                     said.append(
-                        f"{roll} returned: {roll.first_unsold - roll.first_serial} tickets "
-                        f"sold, ${sum(s.amount for s in sold):,.2f} recorded with it."
+                        gettext("%(roll)s returned: %(value)s tickets sold, %(sum)s recorded with it.")
+                        % {
+                            "roll": roll,
+                            "value": roll.first_unsold - roll.first_serial,
+                            "sum": format_money_here(sum(s.amount for s in sold)),
+                        }
                     )
                 return here
 
@@ -186,7 +194,11 @@ def sell(request, draw_id: int):
             if request.session.get("sales_device") != data["device"]:  # a session write only when it changes
                 request.session["sales_device"] = data["device"]
             sale = sold[0]
-            messages.success(request, f"Sold {sale.ticket_count} ticket(s) for ${sale.amount:,.2f}.")
+            messages.success(
+                request,
+                gettext("Sold %(ticket_count)s ticket(s) for %(amount)s.")
+                % {"ticket_count": sale.ticket_count, "amount": format_money_here(sale.amount)},
+            )
             return redirect(done)
     return render(
         request,
@@ -230,7 +242,7 @@ def sale_ticket_pdf(request, sale_id: int):
     sale = get_object_or_404(_sales_of(request), pk=sale_id)
     paper = request.POST.get("paper", "letter")
     if paper not in TICKET_LAYOUTS:
-        messages.error(request, "Choose how to print the tickets: receipt, Letter or A4.")
+        messages.error(request, gettext("Choose how to print the tickets: receipt, Letter or A4."))
         return redirect("sale_detail", sale_id=sale_id)
     layout, page_size = TICKET_LAYOUTS[paper]
     try:
@@ -262,14 +274,14 @@ def sale_void(request, sale_id: int):
     sale = own(request, Sale, pk=sale_id)
     form = VoidForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Give the reason for the void.")
+        messages.error(request, gettext("Give the reason for the void."))
         return redirect("sale_detail", sale_id=sale_id)
     try:
         services.sale_void(actor=request.user, sale=sale, reason=form.cleaned_data["reason"])
     except DomainError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"Sale {sale.pk} is void; its tickets neither count nor win.")
+        messages.success(request, gettext("Sale %(pk)s is void; its tickets neither count nor win.") % {"pk": sale.pk})
     return redirect("sale_detail", sale_id=sale_id)
 
 

@@ -10,26 +10,40 @@ from django.views.decorators.http import require_POST
 
 from core.roles import role_required
 from licensing import services as licensing_services
-from licensing.models import BankStatement
+from licensing.models import BankStatement, BankStatementLine
 from raffle.forms import trust_ledger as forms
-from raffle.reports.trust_ledger import ledger_entries, statement_reconciliation
+from raffle.models import PrizePayment
+from raffle.reports.reconciliation import trust_account_of
+from raffle.reports.trust_ledger import ledger_entries, statement_reconciliation, trust_position
 from raffle.views.treasury.common import READ, WRITE, event_for, page_context, write_and_back
 
 
 @role_required(*READ)
 def trust_ledger(request, event_id: int):
+    """The ledger, the position and every statement's reconciliation: each
+    record read once, whatever the number of statements."""
     event = event_for(request, event_id)
     licence = event.licence
-    statements = BankStatement.objects.filter(account__licence=licence).order_by("-last_day", "-pk")
+    account = trust_account_of(event)
+    payments = list(PrizePayment.objects.filter(draw__event__licence=licence).select_related("draw"))
+    entries = ledger_entries(licence, payments=payments)
+    statements = list(
+        BankStatement.objects.filter(account__licence=licence).select_related("account").order_by("-last_day", "-pk")
+    )
+    lines = list(BankStatementLine.objects.filter(statement__account__licence=licence)) if statements else []
+    first = min(statements, key=lambda s: (s.first_day, s.pk), default=None)
     return render(
         request,
         "treasury/trust_ledger.html",
         page_context(
             request,
             event,
-            entries=ledger_entries(licence),
-            position=licensing_services.trust_position(licence),
-            reconciliations=[statement_reconciliation(s) for s in statements],
+            account=account,
+            entries=entries,
+            position=trust_position(licence, account=account, event=event, entries=entries, payments=payments),
+            reconciliations=[
+                statement_reconciliation(s, entries=entries, lines=lines, first=first) for s in statements
+            ],
             deduction_form=forms.DeductionForm(),
             interest_form=forms.InterestForm(),
             statement_form=forms.StatementForm(),

@@ -103,10 +103,16 @@ class ComplianceRow:
     reference: str
 
 
-def compliance_rows(event) -> list[ComplianceRow]:
+def registrar_notifications(event) -> list[RegistrarNotification]:
+    """R:D6 the event's issues notified to the Registrar, in the order they happened."""
+    return list(RegistrarNotification.objects.filter(event=event).order_by("occurred_on", "pk"))
+
+
+def compliance_rows(event, notifications=None) -> list[ComplianceRow]:
+    """R:D6 one row per notified issue (`notifications`: as `registrar_notifications`, when already read)."""
     return [
         ComplianceRow(
             n.description, n.get_kind_display(), n.occurred_on, n.notified_at, n.get_method_display(), n.reference
         )
-        for n in RegistrarNotification.objects.filter(event=event).order_by("occurred_on", "pk")
+        for n in (registrar_notifications(event) if notifications is None else notifications)
     ]

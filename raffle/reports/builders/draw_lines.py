@@ -5,14 +5,15 @@ import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.contrib.postgres.expressions import ArraySubquery
 from django.db.models import OuterRef, Subquery, Sum
+from django.db.models.functions import JSONObject
 
 from core.money import ZERO
 from raffle.cards import card_name
 from raffle.models import (
     CardDestruction,
     Draw,
-    DrawPool,
     DrawPostponement,
     DrawState,
     DrawVideo,
@@ -25,6 +26,7 @@ from raffle.models import (
     WinnerSelection,
 )
 from raffle.reports.builders.periods import held_at, report_day
+from raffle.reports.reconciliation import DEPOSIT_COLUMNS, deposit_columns
 
 
 @dataclass
@@ -87,14 +89,13 @@ class DrawLine:
         return sum((t.draw_prize_share or ZERO for t in self.must_go if not t.is_ace), ZERO)
 
 
-def _videos(ids) -> dict[int, str]:
-    """R:D4 where each recording is kept and who keeps it."""
-    out: dict[int, list[str]] = {}
-    for video in DrawVideo.objects.filter(draw__in=ids).order_by("recorded_at"):
-        out.setdefault(video.draw_id, []).append(
-            f"{video.reference}, kept by {video.held_by} until {video.keep_until:%Y-%m-%d}"
-        )
-    return {pk: "; ".join(values) for pk, values in out.items()}
+def _video_text(rows) -> str:
+    """R:D4 where each recording is kept and who keeps it (`rows`: the draw's
+    `video_rows`; the reference is the kept file's name, else its location, as
+    DrawVideo.reference; keep_until comes as an ISO date)."""
+    return "; ".join(
+        f"{row['file'] or row['location']}, kept by {row['held_by']} until {row['keep_until']}" for row in rows or ()
+    )
 
 
 def _tiers(ids) -> dict[int, list[TierSale]]:
@@ -112,38 +113,37 @@ def _tiers(ids) -> dict[int, list[TierSale]]:
     return out
 
 
-def draw_lines(draws: list[Draw]) -> list[DrawLine]:
+def draw_lines(draws: list[Draw], *, payments=None, unclaimed=None) -> list[DrawLine]:
+    """The lines of `draws` (read by `closed_draws`). A report that has read
+    the prize payments or the unclaimed prizes of the licence passes them (the
+    final report prints no contact attempts, so its unclaimed prizes come
+    without them)."""
     ids = [d.pk for d in draws]
-    destructions = {c.draw_id: c for c in CardDestruction.objects.filter(draw__in=ids)}
-    payments: dict[int, list] = {}
-    for p in PrizePayment.objects.filter(draw__in=ids):
-        payments.setdefault(p.draw_id, []).append(p)
-    unclaimed: dict[int, list] = {}
-    for u in UnclaimedPrize.objects.filter(draw__in=ids).prefetch_related("attempts"):
-        unclaimed.setdefault(u.draw_id, []).append(u)
-    pools = {p.draw_id: p for p in DrawPool.objects.filter(draw__in=ids)}
-    voids: dict[int, list[str]] = {}
-    for draw_id, serial in (
-        Ticket.objects.filter(sale__draw__in=ids, sale__voided_at__isnull=False)
-        .order_by("sale__draw_id", "seq")
-        .values_list("sale__draw_id", "serial")
-    ):
-        voids.setdefault(draw_id, []).append(serial)
+    if payments is None:
+        payments = PrizePayment.objects.filter(draw__in=ids)
+    if unclaimed is None:
+        unclaimed = UnclaimedPrize.objects.filter(draw__in=ids).prefetch_related("attempts")
+    wanted = set(ids)
+    payments_of: dict[int, list] = {}
+    for p in payments:
+        if p.draw_id in wanted:
+            payments_of.setdefault(p.draw_id, []).append(p)
+    unclaimed_of: dict[int, list] = {}
+    for u in unclaimed:
+        if u.draw_id in wanted:
+            unclaimed_of.setdefault(u.draw_id, []).append(u)
+    draws = _with_line_columns(draws)
+    pools = {d.pk: d.pool for d in draws if hasattr(d, "pool")}  # R:T7 read with the draw
     must_go: dict[int, list] = {}
-    holders = MustGoTicket.objects.filter(draw__in=ids).select_related("envelope").prefetch_related("payments")
-    for t in holders.order_by("draw_id", "sequence"):
+    # R:P7 only a must-go draw has holders of its re-drawn tickets.
+    must_go_ids = [d.pk for d in draws if d.must_go]
+    holders = MustGoTicket.objects.filter(draw__in=must_go_ids).select_related("envelope").prefetch_related("payments")
+    for t in holders.order_by("draw_id", "sequence") if must_go_ids else ():
         must_go.setdefault(t.draw_id, []).append(t)
-    claims = dict(
-        WinnerSelection.objects.filter(draw__in=ids, claimed_at__isnull=False, superseded_at__isnull=True).values_list(
-            "draw_id", "claimed_at"
-        )
-    )
     tiers = _tiers(ids)
-    videos = _videos(ids)
     lines = []
     for d in draws:
         card = d.envelope.card if d.envelope_id and d.envelope.is_open else ""
-        destruction = destructions.get(d.pk)
         pool = pools.get(d.pk)
         lines.append(
             DrawLine(
@@ -151,31 +151,80 @@ def draw_lines(draws: list[Draw]) -> list[DrawLine]:
                 date=report_day(d),
                 card=card,
                 card_name=card_name(card) if card else "",
-                destroyed_by=destruction.destroyed_by_name if destruction else "",
-                verified_by=destruction.verified_by_name if destruction else "",
-                destroyed_at=destruction.destroyed_at if destruction else None,
-                video=videos.get(d.pk, ""),
-                payments=payments.get(d.pk, []),
-                unclaimed=unclaimed.get(d.pk, []),
+                destroyed_by=d.destroyed_by_name or "",
+                verified_by=d.verified_by_name or "",
+                destroyed_at=d.destroyed_at,
+                video=_video_text(d.video_rows),
+                payments=payments_of.get(d.pk, []),
+                unclaimed=unclaimed_of.get(d.pk, []),
                 held_at=held_at(d),
                 tickets_sold=pool.valid_tickets if pool else None,
                 void_count=pool.void_tickets if pool else None,
-                void_serials=voids.get(d.pk, []),
+                void_serials=list(d.void_serials or ()),
                 tiers=tiers.get(d.pk, []),
                 must_go=must_go.get(d.pk, []),
-                claimed_at=claims.get(d.pk),
+                claimed_at=d.claimed_at,
             )
         )
     return lines
 
 
-def closed_draws(event: Event, numbers=None) -> list[Draw]:
+LINE_COLUMNS = (
+    "first_advertised_at",
+    "claimed_at",
+    "destroyed_by_name",
+    "verified_by_name",
+    "destroyed_at",
+    "void_serials",
+    "video_rows",
+    *DEPOSIT_COLUMNS,
+)
+
+
+def _line_columns(queryset):
+    """What each report line prints of a draw, read with it (see `closed_draws`)."""
     first_advertised = DrawPostponement.objects.filter(draw=OuterRef("pk")).order_by("recorded_at", "id")
-    qs = (
-        Draw.objects.filter(event=event, state=DrawState.CLOSED)
-        .select_related("envelope")
-        .annotate(first_advertised_at=Subquery(first_advertised.values("postponed_from")[:1]))  # R:D9
+    claim = WinnerSelection.objects.filter(draw=OuterRef("pk"), claimed_at__isnull=False, superseded_at__isnull=True)
+    destruction = CardDestruction.objects.filter(draw=OuterRef("pk")).order_by("-pk")
+    voided = Ticket.objects.filter(sale__draw=OuterRef("pk"), sale__voided_at__isnull=False).order_by("seq")
+    videos = DrawVideo.objects.filter(draw=OuterRef("pk")).order_by("recorded_at", "pk")
+    video_row = JSONObject(file="file", location="location", held_by="held_by", keep_until="keep_until")
+    return queryset.select_related(
+        "envelope", "pool", "supplier_settlement"
+    ).annotate(
+        first_advertised_at=Subquery(first_advertised.values("postponed_from")[:1]),  # R:D9
+        claimed_at=Subquery(claim.order_by("-pk").values("claimed_at")[:1]),  # R:T8
+        destroyed_by_name=Subquery(destruction.values("destroyed_by_name")[:1]),  # R:E3
+        verified_by_name=Subquery(destruction.values("verified_by_name")[:1]),
+        destroyed_at=Subquery(destruction.values("destroyed_at")[:1]),
+        void_serials=ArraySubquery(voided.values("serial")),  # R:T11
+        video_rows=ArraySubquery(videos.values(row=video_row)),  # R:D4
+        **deposit_columns(),  # R:L12
     )
+
+
+def _with_line_columns(draws: list[Draw]) -> list[Draw]:
+    """`draws` as `closed_draws` reads them: draws read another way are read
+    again with the line's columns (one query), keeping any value set on them."""
+    if all(all(name in d.__dict__ for name in LINE_COLUMNS) for d in draws):
+        return draws
+    fresh = {d.pk: d for d in _line_columns(Draw.objects.filter(pk__in=[d.pk for d in draws]))}
+    for d in draws:
+        for name in LINE_COLUMNS:
+            if name not in d.__dict__:
+                setattr(d, name, getattr(fresh[d.pk], name))
+        for relation in ("pool", "supplier_settlement"):
+            if hasattr(fresh[d.pk], relation):
+                setattr(d, relation, getattr(fresh[d.pk], relation))
+    return draws
+
+
+def closed_draws(event: Event, numbers=None) -> list[Draw]:
+    """The event's closed draws with what each line prints of them in the same
+    query: the envelope, the pool (T7), the supplier's settlement (L12), the
+    time first advertised (D9), the time the winner's claim was made (T8) and
+    the card's destruction (E3: the last one logged, for a must-go draw)."""
+    qs = _line_columns(Draw.objects.filter(event=event, state=DrawState.CLOSED))
     if numbers is not None:
         qs = qs.filter(number__in=list(numbers))
     return list(qs.order_by("number"))

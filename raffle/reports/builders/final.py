@@ -5,7 +5,8 @@ import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Prefetch
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db.models import OuterRef
 from django.utils import timezone
 
 from core.money import ZERO
@@ -28,6 +29,7 @@ from raffle.reports.builders.common import (
     Totals,
     compliance_rows,
     members_in_charge,
+    registrar_notifications,
     seed_source_text,
     slip_copies,
     totals_of,
@@ -158,11 +160,12 @@ def _fees(event: Event, draws) -> list[PeriodFee]:
     return fees
 
 
-def _unclaimed(event: Event) -> tuple[Decimal, list[UnclaimedPrize]]:
+def _unclaimed(event: Event, payments, unclaimed) -> tuple[Decimal, list[UnclaimedPrize]]:
     """R:P5 prizes nobody claimed: the total added to the gross proceeds
-    (forfeited), and those still held in trust (not paid, not yet added)."""
-    paid = set(PrizePayment.objects.filter(draw__event=event).values_list("draw_id", "kind", "must_go_ticket_id"))
-    unclaimed = list(UnclaimedPrize.objects.filter(draw__event=event).select_related("draw"))
+    (forfeited), and those still held in trust (not paid, not yet added).
+    `payments` and `unclaimed`: the licence's, with their draw."""
+    paid = {(p.draw_id, p.kind, p.must_go_ticket_id) for p in payments if p.draw.event_id == event.pk}
+    unclaimed = [u for u in unclaimed if u.draw.event_id == event.pk]
     forfeited = sum((u.amount for u in unclaimed if u.added_to_proceeds_on is not None), ZERO)
     held = [
         u
@@ -173,24 +176,42 @@ def _unclaimed(event: Event) -> tuple[Decimal, list[UnclaimedPrize]]:
     return forfeited, held
 
 
-def _latest_statement(licence: Licence) -> StatementReconciliation | None:
+def _latest_statement(licence: Licence, entries) -> StatementReconciliation | None:
     from licensing.models import BankStatement
 
-    statement = BankStatement.objects.filter(account__licence=licence).order_by("-last_day", "-pk").first()
-    return statement_reconciliation(statement) if statement else None
+    statement = (
+        BankStatement.objects.filter(account__licence=licence)
+        .select_related("account")
+        .order_by("-last_day", "-pk")
+        .first()
+    )
+    return statement_reconciliation(statement, entries=entries) if statement else None
 
 
 def final_report(event: Event, *, today: datetime.date | None = None) -> FinalReport:
-    """R:R2 the financial report of the whole event."""
+    """R:R2 the financial report of the whole event. Each kind of record is
+    read once and shared by the draw lines, the ledger, the reconciliation
+    and the totals, so the report costs the same number of queries whatever
+    the season's size."""
     licence = event.licence
     draws = closed_draws(event)
-    lines = draw_lines(draws)
+    payments = list(PrizePayment.objects.filter(draw__event__licence=licence).select_related("draw"))
+    unclaimed = list(UnclaimedPrize.objects.filter(draw__event__licence=licence).select_related("draw"))
+    lines = draw_lines(draws, payments=payments, unclaimed=unclaimed)
     expires_on = licence_expires_on(licence, today or timezone.localdate())  # R:L8 read once
     end_reason = licence_end(event, today=today, expires_on=expires_on)
     if event.is_concluded and draws and draws[-1].must_go:
         end_reason = "the Ace of Spades was found in the must-go draw"
-    forfeited, unclaimed_held = _unclaimed(event)
+    forfeited, unclaimed_held = _unclaimed(event, payments, unclaimed)
     expenses = list(Expense.objects.filter(licence=licence).select_related("approved_use"))
+    covered = DepositCoverage.objects.filter(deposit=OuterRef("pk")).order_by("draw__number")
+    deposits = list(
+        Deposit.objects.filter(account__licence=licence)
+        .select_related("seed_part")
+        .annotate(covered_draw_numbers=ArraySubquery(covered.values("draw__number")))  # R:L12 the slip's draws
+        .order_by("deposited_on", "slip_number")
+    )
+    notifications = registrar_notifications(event)
     running = [e for e in expenses if e.kind == ExpenseKind.EXPENSE and e.category != ExpenseCategory.LICENCE_FEE]
     categories = {label: ZERO for value, label in ExpenseCategory.choices if value != ExpenseCategory.LICENCE_FEE}
     for e in running:
@@ -202,7 +223,7 @@ def final_report(event: Event, *, today: datetime.date | None = None) -> FinalRe
     donated = list(DonatedPrize.objects.filter(licence=licence))
     fees = _fees(event, draws)
     last_day = report_day(draws[-1]) if draws else None
-    entries = ledger_entries(licence)
+    entries = ledger_entries(licence, payments=payments, expenses=expenses, deposits=deposits)
     return FinalReport(
         licence=licence,
         event=event,
@@ -219,14 +240,10 @@ def final_report(event: Event, *, today: datetime.date | None = None) -> FinalRe
         donated_total=sum((p.value for p in donated), ZERO),
         fees=fees,
         fee_total=sum((f.fee for f in fees), ZERO),
-        deposits=slip_copies(
-            Deposit.objects.filter(account__licence=licence)
-            .order_by("deposited_on", "slip_number")
-            .prefetch_related(Prefetch("coverage", DepositCoverage.objects.select_related("draw")))
-        ),
+        deposits=slip_copies(deposits),
         reconciliation=draw_reconciliation(event, draws=draws),
         compliance_register=registers.compliance_register_available(),
-        compliance_issues=registers.compliance_issues(event),
+        compliance_issues=[str(n) for n in sorted(notifications, key=lambda n: n.pk)],  # R:D6
         video_register=registers.video_register_available(),
         chart_svg=sales_and_jackpot_svg([ChartPoint(d.number, d.ticket_sales, d.jackpot_after) for d in draws]),
         last_draw_on=last_day,
@@ -240,7 +257,7 @@ def final_report(event: Event, *, today: datetime.date | None = None) -> FinalRe
         fees_paid=sum((e.amount for e in expenses if e.category == ExpenseCategory.LICENCE_FEE), ZERO),
         unclaimed_held=unclaimed_held,
         ledger_balance=entries[-1].balance if entries else ZERO,
-        statement=_latest_statement(licence),
-        compliance=compliance_rows(event),
+        statement=_latest_statement(licence, entries),
+        compliance=compliance_rows(event, notifications),
         signers=members_in_charge(licence),
     )

@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from django.db.models import Prefetch, Sum
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.money import ZERO
 from licensing.models import Deposit, Expense, ExpenseCategory, FeeCollection, Licence
@@ -180,18 +181,23 @@ def period_fee(event: Event, period: int, totals: Totals) -> Decimal:
 def four_draw_report(event: Event, period: int) -> FourDrawReport:
     """R:R1 the supporting figures of draws 4k-3 to 4k, with the fee (L9)."""
     if period < 1:
-        raise RaffleError("Four-draw periods are numbered from 1 (draws 1 to 4).")
+        raise RaffleError(gettext("Four-draw periods are numbered from 1 (draws 1 to 4)."))
     licence = event.licence
     all_draws = closed_draws(event)
     draws = [d for d in all_draws if d.number in period_numbers(period)]
     if not draws:
-        raise RaffleError(f"No draw of period {period} (draws {4 * period - 3} to {4 * period}) is closed yet.")
+        raise RaffleError(
+            gettext("No draw of period %(period)s (draws %(value)s to %(value2)s) is closed yet.")
+            % {"period": period, "value": 4 * period - 3, "value2": 4 * period}
+        )
     ends, ended = reportable_period_ends(event, all_draws)
     complete = len(draws) == DRAWS_PER_PERIOD
     if period > len(ends):
         raise RaffleError(
-            f"Period {period} is not over: draws {4 * period - 3} to {4 * period} must all be "
-            "closed before its report.",
+            gettext(
+                "Period %(period)s is not over: draws %(value)s to %(value2)s must all be closed before its report."
+            )
+            % {"period": period, "value": 4 * period - 3, "value2": 4 * period},
             rule="R1",
         )
     lines = draw_lines(draws)

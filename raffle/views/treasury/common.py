@@ -5,6 +5,7 @@ form, call one service, report the result)."""
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext, gettext_lazy
 
 from core import once
 from core.errors import DomainError
@@ -38,7 +39,7 @@ def csv_response(text: str, filename: str) -> HttpResponse:
     return response
 
 
-ALREADY_DONE = "That form was already sent and recorded once; nothing was recorded twice."
+ALREADY_DONE = gettext_lazy("That form was already sent and recorded once; nothing was recorded twice.")
 
 
 def write_and_back(request, form, call, *, done: str, back: str):
@@ -56,7 +57,7 @@ def write_and_back(request, form, call, *, done: str, back: str):
         problems = "; ".join(
             f"{form.fields[f].label if f in form.fields else ''} {' '.join(e)}".strip() for f, e in form.errors.items()
         )
-        messages.error(request, f"Nothing was saved. {problems}")
+        messages.error(request, gettext("Nothing was saved. %(problems)s") % {"problems": problems})
     else:
 
         def perform() -> str:

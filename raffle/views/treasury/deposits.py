@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from core.roles import role_required
@@ -60,7 +61,7 @@ def account_open(request, event_id: int):
             deposit_within_days=d["deposit_within_days"],
             signing_officers=list(d["signing_officers"]),
         ),
-        done="Trust account recorded.",
+        done=gettext("Trust account recorded."),
         back=reverse("treasury_deposits", args=[event.pk]),
     )
 
@@ -79,7 +80,7 @@ def account_officers(request, event_id: int):
         lambda d: licensing_services.trust_account_set_officers(
             actor=request.user, account=account, signing_officers=list(d["signing_officers"])
         ),
-        done="Signing officers updated.",
+        done=gettext("Signing officers updated."),
         back=reverse("treasury_deposits", args=[event.pk]),
     )
 
@@ -92,7 +93,7 @@ def deposit_add(request, event_id: int):
     back = reverse("treasury_deposits", args=[event.pk])
     account = trust_account_of(event)
     if account is None:
-        messages.error(request, "Record the lottery trust account first (L10).")
+        messages.error(request, gettext("Record the lottery trust account first (L10)."))
         return redirect(back)
 
     def call(d):
@@ -107,7 +108,7 @@ def deposit_add(request, event_id: int):
             seed=d["seed_amount"],  # R:P6
         )
 
-    return write_and_back(request, form, call, done="Deposit recorded.", back=back)
+    return write_and_back(request, form, call, done=gettext("Deposit recorded."), back=back)
 
 
 @role_required(*WRITE)  # who first: a visitor is sent to sign in, not told 405
@@ -120,7 +121,7 @@ def deposit_cover(request, event_id: int, deposit_id: int):
         request,
         form,
         lambda d: services.deposit_cover_draws(actor=request.user, deposit=deposit, amounts={d["draw"]: d["amount"]}),
-        done=f"Slip {deposit.slip_number} updated.",
+        done=gettext("Slip %(slip_number)s updated.") % {"slip_number": deposit.slip_number},
         back=reverse("treasury_deposits", args=[event.pk]),
     )
 

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
@@ -61,7 +62,7 @@ def prize_pay(request, event_id: int):
             holder=d.get("holder"),
             amount=d.get("amount") or None,
         ),
-        done="Payment recorded.",
+        done=gettext("Payment recorded."),
         back=reverse("treasury_prizes", args=[event.pk]),
     )
 
@@ -77,7 +78,7 @@ def prize_unclaimed(request, event_id: int):
         lambda d: services.prize_mark_unclaimed(
             actor=request.user, draw=d["draw"], kind=d["kind"], holder=d.get("holder")
         ),
-        done="Prize held in trust as unclaimed.",
+        done=gettext("Prize held in trust as unclaimed."),
         back=reverse("treasury_prizes", args=[event.pk]),
     )
 
@@ -94,7 +95,7 @@ def prize_attempt(request, event_id: int, prize_id: int):
         lambda d: services.prize_log_contact_attempt(
             actor=request.user, prize=prize, attempted_on=d["attempted_on"], means=d["means"], outcome=d["outcome"]
         ),
-        done="Attempt logged.",
+        done=gettext("Attempt logged."),
         back=reverse("treasury_prizes", args=[event.pk]),
     )
 
@@ -106,7 +107,7 @@ def prize_to_proceeds(request, event_id: int, prize_id: int):
     prize = get_object_or_404(UnclaimedPrize, pk=prize_id, draw__event=event)
     try:
         services.prize_add_to_proceeds(actor=request.user, prize=prize)
-        messages.success(request, "The prize joins the gross proceeds.")
+        messages.success(request, gettext("The prize joins the gross proceeds."))
     except DomainError as error:
         messages.error(request, str(error))
     return redirect(reverse("treasury_prizes", args=[event.pk]))

@@ -10,6 +10,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
@@ -84,20 +85,17 @@ def report_view(request, event_id: int, kind: str, file_format: str, period: int
     when issued; its SHA-256 in a header); otherwise, or with ?fresh=1, a
     preview rendered now and not stored."""
     event = event_for(request, event_id)
-    issued = (
-        None
-        if request.GET.get("fresh")
-        else IssuedReport.objects.filter(licence=event.licence, kind=kind, period=period, file_format=file_format)
-        .order_by("-generated_at", "-pk")
-        .first()
+    latest = licensing_services.latest_issued(
+        event.licence, kind, period if kind == ReportKind.FOUR_DRAW else None, file_format
     )
+    issued = None if request.GET.get("fresh") else latest
     if issued is not None and licensing_services.report_file_intact(issued):
         with issued.file.open("rb") as handle:
             response = _send(handle.read(), issued.file.name.rsplit("/", 1)[-1], file_format)
         response["X-Content-SHA256"] = issued.sha256
         return response
     try:
-        content, filename, _, _ = report_render.report_file(event, kind, period, file_format)
+        content, filename, _, _ = report_render.report_file(event, kind, period, file_format, latest=latest)
     except DomainError as error:
         messages.error(request, str(error))
         return redirect(reverse("treasury_overview", args=[event.pk]))
@@ -113,7 +111,7 @@ def report_issue(request, event_id: int):
     file_format = request.POST.get("format")
     period = int(request.POST["period"]) if ascii_digits(request.POST.get("period", "")) else None
     if kind not in (ReportKind.FOUR_DRAW, ReportKind.FINAL) or file_format not in ("pdf", "csv"):
-        messages.error(request, "Choose the report and its format.")
+        messages.error(request, gettext("Choose the report and its format."))
         return redirect(reverse("treasury_overview", args=[event.pk]))
     try:
         issued = services.event_report_issue(
@@ -122,7 +120,10 @@ def report_issue(request, event_id: int):
     except DomainError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"{issued} issued and kept; SHA-256 {issued.sha256}.")
+        messages.success(
+            request,
+            gettext("%(issued)s issued and kept; SHA-256 %(sha256)s.") % {"issued": issued, "sha256": issued.sha256},
+        )
     return redirect(reverse("treasury_overview", args=[event.pk]))
 
 
@@ -136,8 +137,11 @@ def report_return(request, event_id: int, report_id: int):
         request,
         ReportReturnForm(request.POST),
         lambda d: licensing_services.report_return_record(actor=request.user, report=issued, **d),
-        done=f"{issued} recorded as sent back. Correct the figures, then issue the report again: it is kept as "
-        f"version {issued.version + 1}, beside the version sent back.",
+        done=gettext(
+            "%(issued)s recorded as sent back. Correct the figures, then issue the report again: it is "
+            "kept as version %(value)s, beside the version sent back."
+        )
+        % {"issued": issued, "value": issued.version + 1},
         back=reverse("treasury_overview", args=[event.pk]),
     )
 

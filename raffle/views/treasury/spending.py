@@ -2,6 +2,7 @@
 
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from core.roles import role_required
@@ -53,7 +54,7 @@ def use_add(request, event_id: int):
             approval_reference=d["approval_reference"],
             approval_document=d["approval_document"],
         ),
-        done="Approved use recorded.",
+        done=gettext("Approved use recorded."),
         back=reverse("treasury_spending", args=[event.pk]),
     )
 
@@ -80,7 +81,7 @@ def expense_add(request, event_id: int):
             cheque_image=d["cheque_image"],
             fee_period=d["fee_period"],
         ),
-        done="Payment recorded.",
+        done=gettext("Payment recorded."),
         back=reverse("treasury_spending", args=[event.pk]),
     )
 
@@ -101,6 +102,6 @@ def donated_add(request, event_id: int):
             value=d["value"],
             received_on=d["received_on"],
         ),
-        done="Donated prize recorded.",
+        done=gettext("Donated prize recorded."),
         back=reverse("treasury_spending", args=[event.pk]),
     )
