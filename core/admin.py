@@ -2,6 +2,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.filters import SimpleListFilter
 from django.contrib.auth import get_user_model
 from django.http import Http404
+from django.utils.translation import gettext, gettext_lazy
 from django_tasks_db.models import DBTaskResult
 
 from core.errors import DomainError
@@ -110,7 +111,7 @@ class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request) & trail_of(request.user)
 
-    @admin.display(description="hash")
+    @admin.display(description=gettext_lazy("hash"))
     def short_hash(self, obj):
         return obj.hash[:12]
 
@@ -142,11 +143,11 @@ class RoleUserAdmin(NoDeleteMixin, UserAdmin):
     list_display = ["username", "first_name", "last_name", "email", "roles", "is_member", "is_active", "last_login"]
     list_filter = ["groups", "is_active", "is_superuser"]
 
-    @admin.display(description="roles")
+    @admin.display(description=gettext_lazy("roles"))
     def roles(self, obj):
         return ", ".join(sorted(g.name for g in obj.groups.all()))
 
-    @admin.display(description="bona fide member", boolean=True)
+    @admin.display(description=gettext_lazy("bona fide member"), boolean=True)
     def is_member(self, obj):
         return any(m.is_active for m in obj.bona_fide_memberships.all())
 
@@ -179,9 +180,12 @@ class RoleUserAdmin(NoDeleteMixin, UserAdmin):
             self.message_user(
                 request,
                 (
-                    f"{user.get_username()} holds the {' and '.join(needs_member)} role but has no "
-                    "bona fide member record: add one under Licensing > Bona fide members before "
-                    "they destroy cards, sign cheques or file reports."
+                    gettext(
+                        "%(get_username)s holds the %(needs_member)s role but has no bona fide member record: add "
+                        "one under Licensing > Bona fide members before they destroy cards, sign cheques or file "
+                        "reports."
+                    )
+                    % {"get_username": user.get_username(), "needs_member": " and ".join(needs_member)}
                 ),
                 messages.WARNING,
             )

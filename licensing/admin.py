@@ -1,7 +1,7 @@
 from django import forms
 from django.contrib import admin
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from core.admin import NoDeleteMixin, ReadOnlyAdminMixin, run_service
 from core.errors import DomainError
@@ -149,7 +149,7 @@ class LicenceAdmin(NoDeleteMixin, admin.ModelAdmin):
             )
         obj.pk = licence.pk
 
-    @admin.action(description="Cancel the selected licences", permissions=["change"])
+    @admin.action(description=gettext_lazy("Cancel the selected licences"), permissions=["change"])
     def cancel_licences(self, request, queryset):
         for licence in queryset:
             run_service(

@@ -38,9 +38,18 @@ def money(amount) -> str:
     return format_money_in(amount, reader_language())
 
 
+def _format(value, kind: str) -> str:
+    """French writes the first of the month `1er` (1er décembre 2026)."""
+    language = reader_language()
+    pattern = DATE_FORMATS[language][kind]
+    if language == "fr" and value.day == 1:
+        pattern = pattern.replace("j ", r"j\e\r ")
+    return format_date(value, pattern)
+
+
 def day(value: datetime.date) -> str:
     """December 10, 2026; 10 décembre 2026."""
-    return format_date(value, DATE_FORMATS[reader_language()]["day"])
+    return _format(value, "day")
 
 
 def when(at: datetime.datetime) -> str:
@@ -48,7 +57,7 @@ def when(at: datetime.datetime) -> str:
     local = timezone.localtime(at)
     formats = DATE_FORMATS[reader_language()]
     return _("%(day)s at %(time)s") % {
-        "day": format_date(local, formats["weekday"]),
+        "day": _format(local, "weekday"),
         "time": format_date(local, formats["time"]),
     }
 

@@ -3,6 +3,7 @@ gets the staff pages, the refusals a service raises, and the whole Rules of
 Play (page and PDF) in French, figures and dates written the Canadian French
 way. Every test here runs in French and leaves English behind it (conftest)."""
 
+import datetime
 import re
 
 import pytest
@@ -13,9 +14,12 @@ from core import roles
 from core.pdf import pdf_text
 from raffle import services
 from raffle.errors import RaffleError
+from raffle.reports.builders import four_draw_report
+from raffle.reports.render import four_draw_pdf
+from raffle.rules_text import day
 from raffle.services.supplier_formats import ImportRefused
 from raffle.views import rules as rules_views
-from tests.factories import run_draw, user_with_role
+from tests.factories import event_with_closed_draws, run_draw, user_with_role
 from tests.supplier_files import four_sales, result_file, sales_file, supplier_event
 
 pytestmark = pytest.mark.django_db
@@ -85,6 +89,17 @@ def test_a_refused_supplier_file_is_explained_in_french(staff_user):  # R:T11
     )
 
 
+def test_the_four_draw_report_prints_in_french(treasurer):  # R:R1
+    """A treasurer working in French issues the regulator's report in French."""
+    event, _draws = event_with_closed_draws(["795.00", "430.00", "405.00", "385.00"], actor=treasurer)
+    with translation.override("fr"):
+        text = " ".join(pdf_text(four_draw_pdf(four_draw_report(event, 1))).split())
+    for french in ("Billets vendus (annulations exclues)", "Contributions au gros lot (30 %)", "Paiements des prix"):
+        assert french in text, french
+    for english in ("Tickets sold (voids excluded)", "Jackpot allocations", "Prize payments"):
+        assert english not in text, english
+
+
 # --- The Rules of Play, body included --------------------------------------------------------------------
 
 # Sentences of the body (not the page's frame) in each language.
@@ -98,8 +113,17 @@ def test_the_rules_of_play_page_reads_french_in_full(client, event):  # R:R4 R:T
         assert french in page, french
     for english in ENGLISH_BODY:
         assert english not in page, english
-    assert re.search(r"Tirage 1 : \w+ \d{1,2} \w+ 20\d\d à \d{1,2} h \d\d", page)  # jeudi 10 décembre 2026 à 19 h 30
+    assert re.search(
+        r"Tirage 1 : \w+ \d{1,2}(er)? \w+ 20\d\d à \d{1,2} h \d\d", page
+    )  # jeudi 10 décembre 2026 à 19 h 30
     assert re.search(r"\d,\d\d\xa0\$", page)  # the ticket prices and the prize board
+
+
+def test_rules_of_play_dates_are_written_as_each_language_writes_them():
+    first, tenth = datetime.date(2026, 12, 1), datetime.date(2026, 12, 10)
+    assert (day(first), day(tenth)) == ("December 1, 2026", "December 10, 2026")
+    with translation.override("fr"):
+        assert (day(first), day(tenth)) == ("1er décembre 2026", "10 décembre 2026")
 
 
 def test_the_rules_of_play_pdf_reads_french_and_is_kept_apart_from_the_english_one(client, event, monkeypatch):

@@ -4,6 +4,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext, gettext_lazy
 
 from core import roles
 from core.admin import ReadOnlyAdminMixin
@@ -42,7 +43,7 @@ class DrawAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         ]
         return urls + super().get_urls()
 
-    @admin.display(description="next step")
+    @admin.display(description=gettext_lazy("next step"))
     def next_step_link(self, obj):
         if obj.state == "closed":
             return "—"
@@ -89,15 +90,23 @@ class DrawAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             try:
                 service(actor=request.user, draw=draw)
             except DomainError as error:
-                self.message_user(request, f"Draw {draw.number}: {error}", messages.ERROR)
+                self.message_user(
+                    request,
+                    gettext("Draw %(number)s: %(error)s") % {"number": draw.number, "error": error},
+                    messages.ERROR,
+                )
             else:
-                self.message_user(request, f"Draw {draw.number}: {verb}.", messages.SUCCESS)
+                self.message_user(
+                    request,
+                    gettext("Draw %(number)s: %(verb)s.") % {"number": draw.number, "verb": verb},
+                    messages.SUCCESS,
+                )
 
-    @admin.action(description="Open ticket sales", permissions=["change"])
+    @admin.action(description=gettext_lazy("Open ticket sales"), permissions=["change"])
     def open_sales(self, request, queryset):
         self._run_on_each(request, queryset, services.draw_open_sales, "ticket sales opened")
 
-    @admin.action(description="Announce sales, draw prize and jackpot", permissions=["change"])
+    @admin.action(description=gettext_lazy("Announce sales, draw prize and jackpot"), permissions=["change"])
     def announce(self, request, queryset):
         self._run_on_each(request, queryset, services.draw_announce, "announced")
 

@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy
 
 from core.admin import NoDeleteMixin, ReadOnlyAdminMixin, run_service
 from raffle import services
@@ -79,7 +80,7 @@ class EnvelopeAdmin(SecretLookupGuard, ReadOnlyAdminMixin, admin.ModelAdmin):
     fields = ["event", "number", "shown_card", "opened_in_draw", "opened_at"]
     readonly_fields = fields
 
-    @admin.display(description="card")
+    @admin.display(description=gettext_lazy("card"))
     def shown_card(self, obj):
         # A sealed envelope's card is nobody's business until it is opened (E4).
         return obj.card_name if obj.is_open else "sealed"

@@ -3,6 +3,7 @@ the services (`event_setup`, `video_register`, `registrar_notification_record`)
 and shown to the auditor; nothing here can be added, changed or deleted."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy
 
 from core.admin import ReadOnlyAdminMixin
 from raffle.models import DeckCommitment, DrawVideo, RegistrarNotification
@@ -29,19 +30,19 @@ class DeckCommitmentAdmin(SecretLookupGuard, ReadOnlyAdminMixin, admin.ModelAdmi
     fields = ["event", "envelope_number", "commitment", "shown_card", "shown_salt", "created_at"]
     readonly_fields = fields
 
-    @admin.display(description="event")
+    @admin.display(description=gettext_lazy("event"))
     def event(self, obj):
         return obj.envelope.event
 
-    @admin.display(description="envelope", ordering="envelope__number")
+    @admin.display(description=gettext_lazy("envelope"), ordering="envelope__number")
     def envelope_number(self, obj):
         return obj.envelope.number
 
-    @admin.display(description="salt")
+    @admin.display(description=gettext_lazy("salt"))
     def shown_salt(self, obj):
         return obj.published_salt or "secret until the envelope is opened"
 
-    @admin.display(description="card")
+    @admin.display(description=gettext_lazy("card"))
     def shown_card(self, obj):
         return obj.envelope.card_name or "sealed"
 
@@ -53,7 +54,7 @@ class DrawVideoAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_select_related = ["draw__event"]
     search_fields = ["location", "held_by"]
 
-    @admin.display(description="four shots", boolean=True)
+    @admin.display(description=gettext_lazy("four shots"), boolean=True)
     def all_shots(self, obj):
         return not obj.missing_shots
 

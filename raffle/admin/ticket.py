@@ -10,6 +10,7 @@ from django.core.paginator import Paginator
 from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy
 
 from core.admin import ReadOnlyAdminMixin
 from core.errors import DomainError
@@ -56,11 +57,11 @@ class TicketAdmin(SerialSearchMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
     list_per_page = 50  # rows render in Python; 50 keeps a page well under 150 ms
     raw_id_fields = ["sale"]
 
-    @admin.display(description="sale", ordering="sale_id")
+    @admin.display(description=gettext_lazy("sale"), ordering="sale_id")
     def sale_number(self, obj):
         return obj.sale_id
 
-    @admin.display(description="may be destroyed from")
+    @admin.display(description=gettext_lazy("may be destroyed from"))
     def destroy_after(self, obj):
         """R:T6 30 days after the draw; R:T5 never for a winning ticket."""
         pool = getattr(obj.draw, "pool", None)
@@ -146,7 +147,7 @@ class TicketRollAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     ]
     list_select_related = ["draw__pool"]
 
-    @admin.display(description="unsold may be destroyed from")
+    @admin.display(description=gettext_lazy("unsold may be destroyed from"))
     def unsold_destroy_after(self, obj):  # R:T6
         pool = getattr(obj.draw, "pool", None)
         return pool.destroy_after if pool and pool.destroy_after else "—"
@@ -196,7 +197,7 @@ class WinnerSelectionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         return [f.name for f in WinnerSelection._meta.fields]
 
     # R:T8 claims and re-draws are steps of the draw: its step page runs them.
-    @admin.display(description="claim (T8)")
+    @admin.display(description=gettext_lazy("claim (T8)"))
     def claim_link(self, obj):
         if obj.superseded_at or obj.draw.state != DrawState.AWAITING_CLAIM:
             return "—"

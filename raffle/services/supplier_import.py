@@ -21,12 +21,10 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from core.audit import audit_record
-from core.money import ZERO, format_money_here
-from licensing.models import Deposit
+from core.money import ZERO
 from raffle.errors import RaffleError
 from raffle.models import (
     BEFORE_WINNING_TICKET,
-    DepositCoverage,
     Draw,
     DrawState,
     Envelope,
@@ -35,7 +33,6 @@ from raffle.models import (
     Sale,
     SupplierImport,
     SupplierResult,
-    SupplierSettlement,
     Ticket,
 )
 from raffle.services.pool import draws_by_supplier
@@ -47,12 +44,12 @@ from raffle.services.supplier_formats import GENERIC, ImportRefused, SupplierFil
 from raffle.services.supplier_parse import (
     ParsedResult,
     ParsedSales,
-    ParsedSettlement,
     SalesWindow,
     parse_result,
     parse_sales,
     parse_settlement,
 )
+from raffle.services.supplier_settlement import check_settlement
 from raffle.services.supplier_write import copy_sales_and_tickets, write_settlement
 
 
@@ -206,70 +203,6 @@ def _check_result(draw: Draw, result: ParsedResult, sales: ParsedSales | None) -
         )
 
 
-def _check_settlement(draw: Draw, settlement: ParsedSettlement, sales: ParsedSales | None) -> Deposit:
-    where = {"file": settlement.file, "line": settlement.line}
-    if SupplierSettlement.objects.filter(draw=draw).exists():
-        raise ImportRefused(
-            **where,
-            column="",
-            problem=gettext("draw %(number)s's settlement is already imported.") % {"number": draw.number},
-        )
-    before = (
-        Sale.objects.filter(draw=draw, voided_at__isnull=True)
-        .exclude(supplier_order="")
-        .aggregate(s=Sum("amount"))["s"]
-        or ZERO
-    )
-    imported = before + sum((g.amount for g in (sales.valid_groups if sales else [])), ZERO)
-    if settlement.gross != imported:  # R:L12
-        raise ImportRefused(
-            **where,
-            column="gross",
-            problem=gettext(
-                "the settlement's gross is %(gross)s but draw %(number)s's imported sales are %(imported)s."
-            )
-            % {
-                "gross": format_money_here(settlement.gross),
-                "number": draw.number,
-                "imported": format_money_here(imported),
-            },
-            rule="L12",
-        )
-    deposit = (
-        Deposit.objects.select_for_update()
-        .filter(account__licence_id=draw.event.licence_id, slip_number=settlement.deposit_reference)
-        .first()
-    )
-    if deposit is None:
-        raise ImportRefused(
-            **where,
-            column="deposit_reference",
-            problem=gettext(
-                "no deposit slip %(deposit_reference)s is recorded in the trust account; record the "
-                "supplier's deposit first."
-            )
-            % {"deposit_reference": settlement.deposit_reference},
-            rule="L12",
-        )
-    allocated = DepositCoverage.objects.filter(deposit=deposit).aggregate(s=Sum("amount"))["s"] or ZERO
-    if settlement.net_deposited > deposit.amount - allocated:
-        raise ImportRefused(
-            **where,
-            column="net_deposited",
-            problem=gettext(
-                "the net %(net_deposited)s is more than what is left of slip %(slip_number)s (%(value)s of %(amount)s)."
-            )
-            % {
-                "net_deposited": format_money_here(settlement.net_deposited),
-                "slip_number": deposit.slip_number,
-                "value": format_money_here(deposit.amount - allocated),
-                "amount": format_money_here(deposit.amount),
-            },
-            rule="L12",
-        )
-    return deposit
-
-
 @transaction.atomic
 def supplier_draw_import(
     *,
@@ -342,7 +275,7 @@ def supplier_draw_import(
     if settlement is not None:
         with their_columns(mapping, "settlement"):
             parsed_settlement = parse_settlement(settlement, mapping=mapping)
-            deposit = _check_settlement(draw, parsed_settlement, parsed_sales)
+            deposit = check_settlement(draw, parsed_settlement, parsed_sales)
         summary.settlement_gross = parsed_settlement.gross
         summary.settlement_fees = parsed_settlement.processing_fees + parsed_settlement.supplier_fees
         summary.settlement_net = parsed_settlement.net_deposited
