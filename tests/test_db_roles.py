@@ -101,6 +101,28 @@ def test_the_runtime_role_appends_to_the_audit_trail(runtime_role):
     assert (role, superuser, owned) == (runtime_role, False, 0)
 
 
+def test_an_entry_the_runtime_role_inserts_by_hand_is_named_by_verify_audit(runtime_role):  # R:E3
+    """The runtime role may insert (it must, to append), but without the key
+    its row cannot carry the chain's HMAC: verify_audit names it."""
+    from core.audit import audit_verify
+    from core.models import AuditEntry
+
+    with transaction.atomic():
+        last = audit_record(actor=None, action="test.thing.do")
+    with _connect(runtime_role) as conn, conn.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO core_auditentry (chain, seq, at, actor_label, action, object_type, object_id, "
+            "object_repr, data, prev_hash, hash) VALUES (%s, %s, now(), 'system', 'core.user.login', '', '', '', "
+            "'{}', %s, %s) RETURNING id",
+            [last.chain, last.seq + 1, last.hash, "f" * 64],
+        )
+        forged = cursor.fetchone()[0]
+        conn.commit()
+    report = audit_verify()
+    assert not report.intact and report.first_bad_id == forged
+    assert AuditEntry.objects.filter(pk=forged).exists()
+
+
 def test_the_owner_cannot_truncate_an_append_only_table_either(db):  # R:E3
     with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
         with connection.cursor() as cursor:
