@@ -65,3 +65,10 @@ def test_the_current_area_is_marked_for_screen_readers(client, settings):
     nav = _nav(client.get(reverse("treasury_home")).content.decode())
     assert f'href="{reverse("treasury_home")}" aria-current="page">Treasury</a>' in nav
     assert f'href="{reverse("audit_trail")}">Audit trail</a>' in nav
+
+
+def test_the_language_switch_names_the_other_language_in_that_language(client):
+    french = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="fr-CA").content.decode()
+    assert 'lang="en" class="nav-link">English</button>' in _nav(french)
+    english = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="en-CA").content.decode()
+    assert 'lang="fr" class="nav-link">Français</button>' in _nav(english)

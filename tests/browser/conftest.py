@@ -68,6 +68,39 @@ def shoot(artifacts, request):
     return shoot
 
 
+DOCS_IMG = ROOT / "docs" / "img"
+
+
+def optimise_png(path: pathlib.Path) -> None:
+    """A screenshot as a 256-colour palette PNG, without dithering (text stays
+    sharp): a third to a fifth of the size."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        small = image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    small.save(path, optimize=True)
+
+
+@pytest.fixture
+def picture(artifacts):
+    """A picture for the guides (docs/*.md): the whole page, or the element
+    `selector` finds, optimised. With DOCS_PICTURES=1 it is written to
+    docs/img/NAME.png (commit it), otherwise to test-artifacts/docs-img/."""
+    folder = DOCS_IMG if os.environ.get("DOCS_PICTURES") else artifacts / "docs-img"
+    folder.mkdir(exist_ok=True)
+
+    def picture(page, name: str, selector: str | None = None) -> pathlib.Path:
+        path = folder / f"{name}.png"
+        if selector:
+            page.locator(selector).first.screenshot(path=str(path))
+        else:
+            page.screenshot(path=str(path), full_page=True)
+        optimise_png(path)
+        return path
+
+    return picture
+
+
 @pytest.fixture
 def axe_context(browser):
     """A context that ignores the page CSP so axe-core can be injected; the
@@ -80,6 +113,12 @@ def axe_context(browser):
 def axe_violations(page, url: str) -> list[dict]:
     """Serious or critical axe-core violations (WCAG 2.0/2.1 A and AA) of `url`."""
     page.goto(url)
+    return axe_check(page)
+
+
+def axe_check(page) -> list[dict]:
+    """Serious or critical axe-core violations of the page as it is loaded
+    (the context must bypass the page's CSP: `axe_context`)."""
     page.add_script_tag(path=str(AXE))
     result = page.evaluate(
         """async () => await axe.run(document, {runOnly: {type: 'tag',

@@ -83,11 +83,13 @@ def sign_in(page, live_server, next_url):
     expect(page).to_have_url(re.compile(re.escape(next_url) + "$"))
 
 
-def test_the_announcement_and_its_projector_mode_fit_at_every_width(page, live_server, big_draw, shoot):
+def test_the_announcement_and_its_projector_mode_fit_at_every_width(page, live_server, big_draw, shoot, picture):
     night = reverse("draw_night", args=[big_draw.pk])
     sign_in(page, live_server, night)
     figures = page.locator(".announce .big-figures dd.money")
     expect(figures).to_have_text(["$9,876,543.21", "$1,234,567.89", "$12,345,678.90"])
+    page.set_viewport_size({"width": 1366, "height": 900})
+    picture(page, "screen-announcement-big-jackpot")  # docs/draw-night.md
     check_every_width(page, f"{live_server.url}{night}", ".announce .big-figures > div", shoot, "announcement")
 
     page.get_by_role("link", name=re.compile("Projector mode")).click()
