@@ -68,8 +68,51 @@ def licence_terms_on(licence: Licence, day: datetime.date) -> LicenceTerms:
     return terms
 
 
+class ApprovedAmendments:
+    """Every approved amendment of a licence, read in one query, for ONE sale
+    (#18): the same answers as `licence_channel_on`, `licence_prize_board_on`,
+    `licence_draw_place_on` and `licence_sales_plan_on`, and the next channel
+    amendment after a day. `read_amendments_once` attaches it to the licence
+    instance a sale read, which lives for that sale's transaction only."""
+
+    def __init__(self, licence: Licence):
+        self.licence = licence
+        self.amendments = list(
+            LicenceAmendment.objects.filter(licence=licence, status=AmendmentStatus.APPROVED).order_by(
+                "effective_on", "approved_on", "pk"
+            )
+        )
+
+    def latest(self, kind: str, day: datetime.date) -> LicenceAmendment | None:
+        """The last approved amendment of this kind effective by `day`."""
+        found = None
+        for amendment in self.amendments:
+            if amendment.kind == kind and amendment.effective_on <= day:
+                found = amendment
+        return found
+
+    def first_after(self, kind: str, day: datetime.date) -> LicenceAmendment | None:
+        """The first approved amendment of this kind effective after `day`."""
+        return next((a for a in self.amendments if a.kind == kind and a.effective_on > day), None)
+
+
+def read_amendments_once(licence: Licence) -> Licence:
+    """R:L3 R:L5 read the licence's approved amendments once for the sale
+    that read this licence instance; the terms below then answer from it."""
+    licence._approved_amendments = ApprovedAmendments(licence)
+    return licence
+
+
+def approved_amendments(licence: Licence) -> ApprovedAmendments | None:
+    """The amendments a sale read once (`read_amendments_once`), else None."""
+    return getattr(licence, "_approved_amendments", None)
+
+
 def _latest_in_force(licence: Licence, day: datetime.date, kind: str, field_name: str):
     """The figure of the last approved amendment of this kind effective by `day` (None: none is): one indexed read."""
+    if (read := approved_amendments(licence)) is not None:
+        amendment = read.latest(kind, day)
+        return None if amendment is None else getattr(amendment, field_name)
     return (
         amendments_in_force(licence, day)
         .filter(kind=kind)
@@ -181,12 +224,15 @@ def licence_sales_plan_on(licence: Licence, day: datetime.date) -> dict[int, Dec
     sales}: the latest approved schedule amendment in force, else the
     application's plan; None when the licence has no plan (an AGCO licence
     granted without one). Two indexed reads at most."""
-    amended = (
-        amendments_in_force(licence, day)
-        .filter(kind=AmendmentKind.SCHEDULE)
-        .order_by("-effective_on", "-approved_on", "-pk")
-        .first()
-    )
+    if (read := approved_amendments(licence)) is not None:
+        amended = read.latest(AmendmentKind.SCHEDULE, day)
+    else:
+        amended = (
+            amendments_in_force(licence, day)
+            .filter(kind=AmendmentKind.SCHEDULE)
+            .order_by("-effective_on", "-approved_on", "-pk")
+            .first()
+        )
     if amended is not None:
         return dict(amended.draws.values_list("number", "max_sales"))
     plan = dict(PlannedDraw.objects.filter(application__licence=licence).values_list("number", "max_sales"))

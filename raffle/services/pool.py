@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from licensing.models import AmendmentKind, AmendmentStatus, LicenceAmendment, SalesChannel
-from licensing.terms import licence_channel_on, licence_draw_place_on
+from licensing.terms import approved_amendments, licence_channel_on, licence_draw_place_on
 from raffle.envelope_taken import opened_envelope_rule
 from raffle.errors import RaffleError
 from raffle.models import (
@@ -36,6 +36,8 @@ _MAX_RNG_TRIES = 64
 def pending_amendment(draw: Draw) -> LicenceAmendment | None:
     """R:L5 an approved amendment of the licence's channel that does not yet
     apply to this draw: it takes effect for draws on or after its effective day."""
+    if (read := approved_amendments(draw.event.licence)) is not None:  # read once by the sale (#18)
+        return read.first_after(AmendmentKind.CHANNEL, timezone.localdate(draw.scheduled_at))
     return (
         LicenceAmendment.objects.filter(
             licence_id=draw.event.licence_id,

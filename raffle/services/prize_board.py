@@ -10,12 +10,13 @@ transaction, after locking the event.
 import datetime
 from decimal import Decimal
 
-from django.db.models import F, Sum
+from django.db.models import DecimalField, Exists, F, OuterRef, Subquery, Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from core.money import ZERO, format_money, max_sales_for_prizes, parse_amount, prizes_of
-from licensing.terms import licence_prize_board_on, licence_sales_plan_on
+from licensing.models import AmendmentKind, PlannedDraw
+from licensing.terms import approved_amendments, licence_prize_board_on, licence_sales_plan_on
 from raffle.errors import RaffleError
 from raffle.models import Draw, Event
 
@@ -29,6 +30,34 @@ def prizes_committed(event: Event) -> Decimal:
     )["prizes"]
     # R:P6 R:L3 the seed counts in the prize board.
     return event.seed_jackpot + (total if total is not None else ZERO)
+
+
+def sale_columns() -> dict:
+    """What a sale reads with its draw, in the draw's own query (#18): the
+    prizes committed by the event's closed draws (as `prizes_committed`,
+    without the seed) and the application's sales plan line for the draw
+    (`has_plan`: the licence has a plan at all)."""
+    money = DecimalField(max_digits=14, decimal_places=2)
+    committed = (
+        Draw.objects.filter(event=OuterRef("event"), ticket_sales__isnull=False)
+        .order_by()
+        .values("event")
+        .annotate(prizes=Sum(F("draw_prize") + F("jackpot_contribution")))
+        .values("prizes")
+    )
+    planned = PlannedDraw.objects.filter(application__licence=OuterRef("event__licence")).order_by()
+    return {
+        "committed_prizes": Subquery(committed, output_field=money),
+        "planned_max": Subquery(planned.filter(number=OuterRef("number")).values("max_sales")[:1], output_field=money),
+        "has_plan": Exists(planned),
+    }
+
+
+def sale_prizes_committed(draw: Draw) -> Decimal:
+    """R:P6 R:L3 `prizes_committed` from the draw's `sale_columns` when it was read with them."""
+    if not hasattr(draw, "committed_prizes"):
+        return prizes_committed(draw.event)
+    return draw.event.seed_jackpot + (draw.committed_prizes if draw.committed_prizes is not None else ZERO)
 
 
 def prize_board_check(
@@ -82,7 +111,14 @@ def sales_plan_max(*, draw: Draw, on: datetime.date | None = None) -> Decimal | 
     """R:L3 the most the licence's approved sales plan lets this draw sell,
     on `on` (default today); None when the licence has no plan. A draw the
     plan does not list may sell nothing."""
-    plan = licence_sales_plan_on(draw.event.licence, on or timezone.localdate())
+    day = on or timezone.localdate()
+    read = approved_amendments(draw.event.licence)
+    if read is not None and hasattr(draw, "has_plan") and read.latest(AmendmentKind.SCHEDULE, day) is None:
+        # the application's plan, read with the draw (`sale_columns`): no schedule amendment is in force
+        if not draw.has_plan:
+            return None
+        return draw.planned_max if draw.planned_max is not None else ZERO
+    plan = licence_sales_plan_on(draw.event.licence, day)
     if plan is None:
         return None
     return plan.get(draw.number, ZERO)

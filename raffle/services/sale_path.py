@@ -31,10 +31,17 @@ from django.utils.translation import gettext
 
 from core.money import ZERO
 from core.text import ascii_digits
+from licensing.terms import read_amendments_once
 from raffle.errors import EventConcluded, RaffleError
 from raffle.models import Draw, DrawState, Envelope, EventStatus, PriceTier, Sale, Ticket, TicketRoll
 from raffle.services.ending import check_not_cancelled
-from raffle.services.prize_board import prize_board_check, prizes_committed, sales_plan_check, sales_plan_max
+from raffle.services.prize_board import (
+    prize_board_check,
+    sale_columns,
+    sale_prizes_committed,
+    sales_plan_check,
+    sales_plan_max,
+)
 from raffle.services.purchase_limits import Purchase, purchase_limits_check
 
 # The most serials one roll, book or import may carry.
@@ -83,8 +90,11 @@ def selling_draw(draw: Draw, *, returning: bool = False) -> Draw:
     """Read the draw with its event and licence (no lock) and refuse early
     when it does not sell; `write_sales` checks the state again under the lock.
     A roll sold before its licence was cancelled may still come back
-    (`returning`); nothing new is sold under a cancelled licence (R5)."""
-    draw = Draw.objects.select_related("event__licence").get(pk=draw.pk)
+    (`returning`); nothing new is sold under a cancelled licence (R5).
+    The licence's approved amendments are read here once for the whole sale
+    (its channel, draw place, prize board and sales plan in force, #18)."""
+    draw = Draw.objects.select_related("event__licence").annotate(**sale_columns()).get(pk=draw.pk)
+    read_amendments_once(draw.event.licence)
     check_selling(draw)
     if not returning:
         check_not_cancelled(draw.event.licence, f"a sale for draw {draw.number}")
@@ -253,7 +263,7 @@ def prepare_sales(
         draw=draw,
         sales=sales,
         serial_lists=serial_lists,
-        committed=prizes_committed(draw.event),
+        committed=sale_prizes_committed(draw),
         max_sales=sales_plan_max(draw=draw),
     )
 

@@ -59,12 +59,15 @@ def check_bingo_sale(draw: Draw, *, channel: str, place: str = "") -> dict:
 
 
 def audit_sales(*, actor, draw: Draw, sales: list[Sale], action: str, data: dict | None = None) -> None:
+    # the organisation of the licence the sale already read: its chain, without reading the licence again (#18)
+    organisation = draw.event.licence.organisation_id
     if len(sales) == 1:
         sale = sales[0]
         audit_record(
             actor=actor,
             action=action,
             obj=sale,
+            organisation=organisation,
             data={
                 "draw": draw.number,
                 "channel": sale.channel,
@@ -80,6 +83,7 @@ def audit_sales(*, actor, draw: Draw, sales: list[Sale], action: str, data: dict
             actor=actor,
             action=action,
             obj=draw,
+            organisation=organisation,
             data={
                 "draw": draw.number,
                 "sales": len(sales),
