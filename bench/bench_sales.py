@@ -53,6 +53,7 @@ def main() -> int:
     from django.db import connection, transaction
     from django.test.utils import CaptureQueriesContext
 
+    from core.audit_chain import LOCK_CLASS
     from core.models import AuditEntry
     from licensing.models import Organisation, SalesChannel
     from raffle import services
@@ -83,7 +84,7 @@ def main() -> int:
     columns = [
         f.column
         for f in AuditEntry._meta.concrete_fields
-        if not f.primary_key and f.column not in ("hash", "prev_hash")
+        if not f.primary_key and f.column not in ("hash", "prev_hash", "seq")
     ]
 
     def by_sql(_: int) -> None:
@@ -98,9 +99,9 @@ def main() -> int:
             seq = c.fetchone()[0]
             c.execute(
                 "INSERT INTO raffle_sale (licence_id, draw_id, channel, tier_id, units, ticket_count, amount, "
-                "purchaser_name, purchaser_contact, envelope_pick, device, sold_by_id, sold_at, void_reason, "
-                "print_count) VALUES (%s, %s, 'electronic', %s, 1, 1, 5, 'Pat Buyer', '613-555-0142', 7, "
-                "'POS-1', %s, now(), '', 0) RETURNING id",
+                "purchaser_name, purchaser_contact, purchaser_address, supplier_order, envelope_pick, device, "
+                "sold_by_id, sold_at, void_reason, print_count) VALUES (%s, %s, 'electronic', %s, 1, 1, 5, "
+                "'Pat Buyer', '613-555-0142', '', '', 7, 'POS-1', %s, now(), '', 0) RETURNING id",
                 [sql_draw.event.licence_id, sql_draw.pk, sql_tier.pk, admin.pk],
             )
             sale_id = c.fetchone()[0]
@@ -109,13 +110,16 @@ def main() -> int:
                 "VALUES (%s, %s, %s, %s, %s, false)",
                 [sql_draw.event.licence_id, sql_draw.pk, sale_id, f"S-{seq:07d}", seq],
             )
-            c.execute("SELECT pg_advisory_xact_lock(1129598017)")
-            c.execute("SELECT hash FROM core_auditentry ORDER BY id DESC LIMIT 1")
-            prev = c.fetchone()[0]
+            # The organisation's chain (core.audit_chain): its lock, its head, the next position.
+            c.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_CLASS, template.chain % 2**31])
             c.execute(
-                f"INSERT INTO core_auditentry ({', '.join(columns)}, prev_hash, hash) "
-                f"SELECT {', '.join(columns)}, %s, %s FROM core_auditentry WHERE id = %s",
-                [prev, secrets.token_hex(32), template.pk],
+                "SELECT seq, hash FROM core_auditentry WHERE chain = %s ORDER BY seq DESC LIMIT 1", [template.chain]
+            )
+            head_seq, prev = c.fetchone()
+            c.execute(
+                f"INSERT INTO core_auditentry ({', '.join(columns)}, seq, prev_hash, hash) "
+                f"SELECT {', '.join(columns)}, %s, %s, %s FROM core_auditentry WHERE id = %s",
+                [head_seq + 1, prev, secrets.token_hex(32), template.pk],
             )
 
     # Load the full draw: N sales of one ticket and their tickets, by SQL, with its totals.
@@ -127,9 +131,9 @@ def main() -> int:
         c.execute("SET LOCAL session_replication_role = replica")
         c.execute(
             "INSERT INTO raffle_sale (licence_id, draw_id, channel, tier_id, units, ticket_count, amount, "
-            "purchaser_name, purchaser_contact, envelope_pick, device, sold_at, void_reason, print_count) "
-            "SELECT %s, %s, 'electronic', %s, 1, 1, 5, 'Buyer ' || g, '613-555-0142', 1 + g %% 52, 'POS-1', "
-            "now(), '', 0 FROM generate_series(1, %s) g",
+            "purchaser_name, purchaser_contact, purchaser_address, supplier_order, envelope_pick, device, sold_at, "
+            "void_reason, print_count) SELECT %s, %s, 'electronic', %s, 1, 1, 5, 'Buyer ' || g, '613-555-0142', "
+            "'', '', 1 + g %% 52, 'POS-1', now(), '', 0 FROM generate_series(1, %s) g",
             [full.event.licence_id, full.pk, tier.pk, n],
         )
         c.execute(

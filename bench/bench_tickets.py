@@ -127,6 +127,9 @@ def main() -> None:
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE raffle_ticket")
 
+    from tests.factories import clock_at, name_members_in_charge
+
+    draw = name_members_in_charge(draw, actor=admin)  # R:L13 two members in charge before sales close
     close_s, draw = _timed(lambda: services.draw_close_sales(actor=admin, draw=draw))
     print(
         f"   close sales (count and total {draw.pool.valid_tickets:,} tickets): {close_s * 1000:.1f} ms, "
@@ -142,10 +145,11 @@ def main() -> None:
     rng_s, _ = _timed(lambda: pick_rng(draw=draw), repeat=300)
     serial = str(1 + secrets.randbelow(n))
     typed_s, _ = _timed(lambda: paper_ticket(draw=draw, serial=serial, serial_again=serial), repeat=300)
-    services.draw_announce(actor=admin, draw=draw)
-    step_s, draw = _timed(
-        lambda: services.draw_record_winning_ticket(actor=admin, draw=draw, serial=serial, serial_again=serial)
-    )
+    with clock_at(draw.scheduled_at):  # R:D9 the winning ticket is drawn at the draw's advertised time
+        services.draw_announce(actor=admin, draw=draw)
+        step_s, draw = _timed(
+            lambda: services.draw_record_winning_ticket(actor=admin, draw=draw, serial=serial, serial_again=serial)
+        )
     print(
         f"2. primary-key lookup {pk_s * 1000:.3f} ms (median of 300); RNG pick {rng_s * 1000:.3f} ms "
         f"= {rng_s / pk_s:.2f}x; typed serial lookup {typed_s * 1000:.3f} ms = {typed_s / pk_s:.2f}x "

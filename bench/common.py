@@ -35,6 +35,17 @@ def selling_draw(*, actor, organisation, number: str, channel: str):
         fee_rate_percent="1.00",
         issued_on=timezone.localdate() - datetime.timedelta(days=1),
         expires_on=timezone.localdate() + datetime.timedelta(days=300),
+        # R:D5 electronic sales run on a registered supplier's system, recorded on the licence.
+        **(
+            {}
+            if channel.startswith("paper")
+            else {
+                "supplier_name": "Bench Supplier Inc.",
+                "supplier_registration_number": "GS-1",
+                "supplier_system_name": "BenchRaffle",
+                "supplier_system_version": "1.0",
+            }
+        ),
     )
     event = services.event_setup(
         actor=actor,

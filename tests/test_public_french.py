@@ -52,7 +52,7 @@ ALL_TEMPLATES = sorted(str(p.relative_to(TEMPLATES)) for p in TEMPLATES.rglob("*
 PROPER_NAMES = {"ConnexOntario"}
 
 _LITERAL = r"(u?'(?:[^'\\]|\\.)*'|u?\"(?:[^\"\\]|\\.)*\")"
-_GETTEXT = re.compile(rf"\bgettext\({_LITERAL}\)")
+_GETTEXT = re.compile(rf"(?:\bgettext|(?<![\w.])_)\({_LITERAL}\)")  # {% translate %}, and _("...") inside a tag
 _NGETTEXT = re.compile(rf"\bngettext\({_LITERAL}, {_LITERAL}, count\)")
 _BLOCKS = re.compile(r"{%\s*(blocktranslate|blocktrans|comment)\b.*?{%\s*end\1\s*%}", re.S)
 _TAGS = re.compile(r"{%.*?%}|{{.*?}}|{#.*?#}", re.S)
@@ -116,6 +116,16 @@ def test_no_english_is_left_outside_the_translation_tags_of_a_template(name):  #
     assert not _untranslated_words((TEMPLATES / name).read_text(encoding="utf-8")), name
 
 
+# Words handed to an included template or a filter inside a tag: `legend="..."`
+# must be `legend=_("...")`, and so must a default of more than one word.
+_TAG_WORDS = re.compile(r"{%[^%]*?\b(?:legend|button)=\"[^\"]*\"[^%]*%}|\bdefault:\"[^\"]* [^\"]*\"")
+
+
+@pytest.mark.parametrize("name", ALL_TEMPLATES)
+def test_no_english_is_handed_to_a_tag_outside_the_catalogue(name):  # R:R4
+    assert not _TAG_WORDS.findall((TEMPLATES / name).read_text(encoding="utf-8")), name
+
+
 def test_the_checks_catch_a_forgotten_string(catalogue):
     """The two checks above fail on the mistakes they exist for."""
     assert _untranslated_words("<p>Buy tickets</p><p>{% translate 'Sold out' %}</p>") == ["Buy", "tickets"]
@@ -124,6 +134,10 @@ def test_the_checks_catch_a_forgotten_string(catalogue):
     plural = "{% load i18n %}{% blocktranslate count n=k %}One draw{% plural %}{{ n }} draws{% endblocktranslate %}"
     assert _msgids(plural) == ["One draw"]
     assert _untranslated_words("<p>Run <code>manage.py verify_audit</code> now</p>") == ["Run", "now"]
+    assert _TAG_WORDS.findall('{% include "f.html" with legend="Record a deposit" %}')
+    assert _TAG_WORDS.findall('{{ roll.returned_at|default:"still out" }}')
+    assert not _TAG_WORDS.findall('{% include "f.html" with legend=_("Record a deposit") %}{{ x|default:"letter" }}')
+    assert _msgids('{% load i18n %}{% include "f.html" with legend=_("Record a deposit") %}') == ["Record a deposit"]
 
 
 def test_the_public_pages_are_among_the_templates_checked():

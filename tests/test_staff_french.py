@@ -63,6 +63,7 @@ def test_the_treasury_overview_reads_french(client, staff_user, event):  # R:R4
     page = _page(client, "treasury_overview", event.pk)
     assert "Rapports et échéances" in page and "Rapports des quatre tirages" in page
     assert "Reports and deadlines" not in page and "Four-draw reports" not in page
+    assert "<td>à venir</td>" in page and "<td>upcoming</td>" not in page  # a deadline's status word
 
 
 def test_a_refusal_reaches_a_french_volunteer_in_french(staff_user, event):

@@ -12,6 +12,7 @@ import icalendar
 from django.conf import settings
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from licensing.models import AuditedStatementRequest, IssuedReport, ReportKind, SalesChannel
 from licensing.terms import LicenceAmendmentsRead
@@ -27,6 +28,9 @@ from raffle.reports.builders import (
 
 TICKET_KEEP_DAYS = 30  # R:T6
 VIDEO_KEEP_DAYS = 30  # R:D4
+
+# A deadline's status, translated where a page shows it (`{% translate status %}`).
+STATUS_WORDS = (gettext_noop("done"), gettext_noop("past"), gettext_noop("due soon"), gettext_noop("upcoming"))
 
 
 @dataclass

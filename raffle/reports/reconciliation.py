@@ -21,10 +21,24 @@ from decimal import Decimal
 from django.contrib.postgres.expressions import ArraySubquery
 from django.db.models import OuterRef, Subquery, Sum
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from core.money import ZERO
 from licensing.models import Deposit, Licence, TrustAccount
 from raffle.models import DepositCoverage, Draw, Event, SupplierSettlement
+
+# The one-word statuses and flags, translated where a page shows them
+# (`{% translate line.status %}`); the reports and CSV keep these words.
+STATUS_WORDS = (
+    gettext_noop("not deposited"),
+    gettext_noop("short"),
+    gettext_noop("over"),
+    gettext_noop("late"),
+    gettext_noop("nothing to deposit"),
+    gettext_noop("deposited before import"),
+    gettext_noop("not yet due"),
+    gettext_noop("deposited"),
+)
 
 
 @dataclass

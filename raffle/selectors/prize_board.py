@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.money import ZERO, average_amount, percent_used
 from licensing.terms import licence_last_day, licence_prize_board_on
@@ -47,29 +48,32 @@ class PrizeBoardForecast:
     @property
     def message(self) -> str:
         if self.must_go_due == "licence_expiry":
-            return (
-                f"Draw {self.next_draw_number} is the last draw before the licence expires: make it the "
-                "must-go final draw."
-            )
+            return gettext(
+                "Draw %(number)s is the last draw before the licence expires: make it the must-go final draw."
+            ) % {"number": self.next_draw_number}
         if self.reach_draw_number is not None and self.reach_draw_number == self.next_draw_number:
-            return (
-                f"At the recent pace the prizes pass the prize board in the next draw, draw "
-                f"{self.next_draw_number}: make it the must-go final draw and stop selling at the room left."
-            )
+            return gettext(
+                "At the recent pace the prizes pass the prize board in the next draw, draw %(number)s: make it "
+                "the must-go final draw and stop selling at the room left."
+            ) % {"number": self.next_draw_number}
         if self.level == "reached":
-            return (
+            return gettext(
                 "The prizes have reached the prize board: no more sales can be taken. Run the must-go final draw now."
             )
         if self.reach_draw_number is None:
-            return "At the recent pace the prizes stay within the prize board until the licence expires."
-        text = (
-            f"At the recent pace the prizes pass the prize board in draw {self.reach_draw_number}"
-            f"{f' ({self.reach_date:%Y-%m-%d})' if self.reach_date else ''}."
-        )
+            return gettext("At the recent pace the prizes stay within the prize board until the licence expires.")
+        if self.reach_date:
+            text = gettext("At the recent pace the prizes pass the prize board in draw %(number)s (%(day)s).") % {
+                "number": self.reach_draw_number,
+                "day": f"{self.reach_date:%Y-%m-%d}",
+            }
+        else:
+            text = gettext("At the recent pace the prizes pass the prize board in draw %(number)s.") % {
+                "number": self.reach_draw_number
+            }
         if self.level != "ok":
-            text += (
-                " Plan the must-go final draw for the draw before it, and watch each draw's sales "
-                "against the room left."
+            text += " " + gettext(
+                "Plan the must-go final draw for the draw before it, and watch each draw's sales against the room left."
             )
         return text
 

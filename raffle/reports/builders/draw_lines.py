@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.contrib.postgres.expressions import ArraySubquery
+from django.db import connection
 from django.db.models import OuterRef, Subquery, Sum
 from django.db.models.functions import JSONObject
 
@@ -169,16 +170,18 @@ def draw_lines(draws: list[Draw], *, payments=None, unclaimed=None) -> list[Draw
     return lines
 
 
-LINE_COLUMNS = (
-    "first_advertised_at",
-    "claimed_at",
-    "destroyed_by_name",
-    "verified_by_name",
-    "destroyed_at",
-    "void_serials",
-    "video_rows",
-    *DEPOSIT_COLUMNS,
-)
+SCALAR_COLUMNS = ("first_advertised_at", "claimed_at", "destroyed_by_name", "verified_by_name", "destroyed_at")
+ARRAY_COLUMNS = ("void_serials", "video_rows")
+
+
+def _arrays_in_sql() -> bool:
+    """PostgreSQL reads the array columns with the draws (ArraySubquery);
+    SQLite (the demo) reads them in two more queries."""
+    return connection.vendor == "postgresql"
+
+
+def _column_names() -> tuple[str, ...]:
+    return (*SCALAR_COLUMNS, *ARRAY_COLUMNS, *DEPOSIT_COLUMNS) if _arrays_in_sql() else SCALAR_COLUMNS
 
 
 def _line_columns(queryset):
@@ -186,36 +189,54 @@ def _line_columns(queryset):
     first_advertised = DrawPostponement.objects.filter(draw=OuterRef("pk")).order_by("recorded_at", "id")
     claim = WinnerSelection.objects.filter(draw=OuterRef("pk"), claimed_at__isnull=False, superseded_at__isnull=True)
     destruction = CardDestruction.objects.filter(draw=OuterRef("pk")).order_by("-pk")
-    voided = Ticket.objects.filter(sale__draw=OuterRef("pk"), sale__voided_at__isnull=False).order_by("seq")
-    videos = DrawVideo.objects.filter(draw=OuterRef("pk")).order_by("recorded_at", "pk")
-    video_row = JSONObject(file="file", location="location", held_by="held_by", keep_until="keep_until")
-    return queryset.select_related(
-        "envelope", "pool", "supplier_settlement"
-    ).annotate(
-        first_advertised_at=Subquery(first_advertised.values("postponed_from")[:1]),  # R:D9
-        claimed_at=Subquery(claim.order_by("-pk").values("claimed_at")[:1]),  # R:T8
-        destroyed_by_name=Subquery(destruction.values("destroyed_by_name")[:1]),  # R:E3
-        verified_by_name=Subquery(destruction.values("verified_by_name")[:1]),
-        destroyed_at=Subquery(destruction.values("destroyed_at")[:1]),
-        void_serials=ArraySubquery(voided.values("serial")),  # R:T11
-        video_rows=ArraySubquery(videos.values(row=video_row)),  # R:D4
-        **deposit_columns(),  # R:L12
-    )
+    columns = {
+        "first_advertised_at": Subquery(first_advertised.values("postponed_from")[:1]),  # R:D9
+        "claimed_at": Subquery(claim.order_by("-pk").values("claimed_at")[:1]),  # R:T8
+        "destroyed_by_name": Subquery(destruction.values("destroyed_by_name")[:1]),  # R:E3
+        "verified_by_name": Subquery(destruction.values("verified_by_name")[:1]),
+        "destroyed_at": Subquery(destruction.values("destroyed_at")[:1]),
+    }
+    if _arrays_in_sql():
+        voided = Ticket.objects.filter(sale__draw=OuterRef("pk"), sale__voided_at__isnull=False).order_by("seq")
+        videos = DrawVideo.objects.filter(draw=OuterRef("pk")).order_by("recorded_at", "pk")
+        video_row = JSONObject(file="file", location="location", held_by="held_by", keep_until="keep_until")
+        columns["void_serials"] = ArraySubquery(voided.values("serial"))  # R:T11
+        columns["video_rows"] = ArraySubquery(videos.values(row=video_row))  # R:D4
+        columns.update(deposit_columns())  # R:L12
+    return queryset.select_related("envelope", "pool", "supplier_settlement").annotate(**columns)
+
+
+def _read_arrays(draws: list[Draw]) -> None:
+    """The array columns in two queries, where the database cannot read them with the draws."""
+    ids = [d.pk for d in draws]
+    voids: dict[int, list[str]] = {}
+    voided = Ticket.objects.filter(sale__draw__in=ids, sale__voided_at__isnull=False).order_by("sale__draw_id", "seq")
+    for draw_id, serial in voided.values_list("sale__draw_id", "serial"):
+        voids.setdefault(draw_id, []).append(serial)
+    videos: dict[int, list[dict]] = {}
+    for v in DrawVideo.objects.filter(draw__in=ids).order_by("recorded_at", "pk"):
+        row = {"file": v.file.name or "", "location": v.location, "held_by": v.held_by}
+        videos.setdefault(v.draw_id, []).append({**row, "keep_until": v.keep_until.isoformat()})
+    for d in draws:
+        d.void_serials, d.video_rows = voids.get(d.pk, []), videos.get(d.pk, [])
 
 
 def _with_line_columns(draws: list[Draw]) -> list[Draw]:
     """`draws` as `closed_draws` reads them: draws read another way are read
     again with the line's columns (one query), keeping any value set on them."""
-    if all(all(name in d.__dict__ for name in LINE_COLUMNS) for d in draws):
-        return draws
-    fresh = {d.pk: d for d in _line_columns(Draw.objects.filter(pk__in=[d.pk for d in draws]))}
-    for d in draws:
-        for name in LINE_COLUMNS:
-            if name not in d.__dict__:
-                setattr(d, name, getattr(fresh[d.pk], name))
-        for relation in ("pool", "supplier_settlement"):
-            if hasattr(fresh[d.pk], relation):
-                setattr(d, relation, getattr(fresh[d.pk], relation))
+    names = _column_names()
+    if not all(all(name in d.__dict__ for name in names) for d in draws):
+        fresh = {d.pk: d for d in _line_columns(Draw.objects.filter(pk__in=[d.pk for d in draws]))}
+        for d in draws:
+            for name in names:
+                if name not in d.__dict__:
+                    setattr(d, name, getattr(fresh[d.pk], name))
+            for relation in ("pool", "supplier_settlement"):
+                if hasattr(fresh[d.pk], relation):
+                    setattr(d, relation, getattr(fresh[d.pk], relation))
+    lacking = [d for d in draws if not all(name in d.__dict__ for name in ARRAY_COLUMNS)]
+    if lacking:
+        _read_arrays(lacking)
     return draws
 
 
@@ -227,4 +248,7 @@ def closed_draws(event: Event, numbers=None) -> list[Draw]:
     qs = _line_columns(Draw.objects.filter(event=event, state=DrawState.CLOSED))
     if numbers is not None:
         qs = qs.filter(number__in=list(numbers))
-    return list(qs.order_by("number"))
+    draws = list(qs.order_by("number"))
+    if not _arrays_in_sql() and draws:
+        _read_arrays(draws)
+    return draws

@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.contrib.postgres.expressions import ArraySubquery
-from django.db.models import OuterRef
+from django.db import connection
+from django.db.models import OuterRef, Prefetch
 from django.utils import timezone
 
 from core.money import ZERO
@@ -204,13 +205,13 @@ def final_report(event: Event, *, today: datetime.date | None = None) -> FinalRe
         end_reason = "the Ace of Spades was found in the must-go draw"
     forfeited, unclaimed_held = _unclaimed(event, payments, unclaimed)
     expenses = list(Expense.objects.filter(licence=licence).select_related("approved_use"))
-    covered = DepositCoverage.objects.filter(deposit=OuterRef("pk")).order_by("draw__number")
-    deposits = list(
-        Deposit.objects.filter(account__licence=licence)
-        .select_related("seed_part")
-        .annotate(covered_draw_numbers=ArraySubquery(covered.values("draw__number")))  # R:L12 the slip's draws
-        .order_by("deposited_on", "slip_number")
-    )
+    deposits = Deposit.objects.filter(account__licence=licence).select_related("seed_part")
+    if connection.vendor == "postgresql":  # R:L12 the draws each slip covers, read with it
+        covered = DepositCoverage.objects.filter(deposit=OuterRef("pk")).order_by("draw__number")
+        deposits = deposits.annotate(covered_draw_numbers=ArraySubquery(covered.values("draw__number")))
+    else:  # SQLite (the demo): one more query
+        deposits = deposits.prefetch_related(Prefetch("coverage", DepositCoverage.objects.select_related("draw")))
+    deposits = list(deposits.order_by("deposited_on", "slip_number"))
     notifications = registrar_notifications(event)
     running = [e for e in expenses if e.kind == ExpenseKind.EXPENSE and e.category != ExpenseCategory.LICENCE_FEE]
     categories = {label: ZERO for value, label in ExpenseCategory.choices if value != ExpenseCategory.LICENCE_FEE}
