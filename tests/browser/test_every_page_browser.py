@@ -137,9 +137,6 @@ def records_pages(visitor: str):
 # ours (page, rule): listed so that anything new fails, and checked to still
 # occur so that a fix removes its line. NOT fixed yet (#16).
 KNOWN_RECORDS_PROBLEMS = {
-    # The tabular inline's "delete" checkbox has no label (the memberships on a user's page).
-    ("admin:auth_user_change", "label"),
-    ("admin/auth/user/<path:object_id>/", "label"),  # the old link, redirected to the same page
     # The autocomplete (select2) box of a ForeignKey in autocomplete_fields has no accessible name.
     ("admin:licensing_bonafidemember_add", "aria-input-field-name"),
     # The search box of these two lists is named by its title only.
