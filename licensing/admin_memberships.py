@@ -9,6 +9,7 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.forms.models import BaseInlineFormSet
+from django.utils.translation import gettext_lazy as _
 
 from core.admin import RoleUserAdmin, ScopedAdminMixin
 from core.roles import ADMINISTRATOR
@@ -69,6 +70,11 @@ class MembershipFormSet(BaseInlineFormSet):
     """The roles given and taken away on a person's page, through the services."""
 
     actor = None
+
+    def add_fields(self, form, index):
+        super().add_fields(form, index)
+        if "DELETE" in form.fields:  # the table's delete box has no label of its own (axe-core: label, #16)
+            form.fields["DELETE"].widget.attrs["aria-label"] = _("Remove this role")
 
     def save(self, commit=True):
         added = super().save(commit=False)

@@ -123,3 +123,54 @@ def test_every_page_of_every_role_fits_every_width_and_passes_axe_in_both_langua
     assert shot == set(MAIN_PAGES[visitor]), f"main pages not reached as {visitor}: {set(MAIN_PAGES[visitor]) - shot}"
     assert checked > 2 * len(MAIN_PAGES[visitor]), (checked, not_html)
     assert problems == [], "\n".join(problems)
+
+
+def records_pages(visitor: str):
+    return [
+        page
+        for page in PAGES
+        if page.key.startswith("admin") and MATRIX[matrix_row(MATRIX, page.key)][visitor] == roles.ALLOWED
+    ]
+
+
+# What axe-core finds in the records that is Django's admin's own markup, not
+# ours (page, rule): listed so that anything new fails, and checked to still
+# occur so that a fix removes its line. NOT fixed yet (#16).
+KNOWN_RECORDS_PROBLEMS = {
+    # The autocomplete (select2) box of a ForeignKey in autocomplete_fields has no accessible name.
+    ("admin:licensing_bonafidemember_add", "aria-input-field-name"),
+    # The search box of these two lists is named by its title only.
+    ("admin:otp_totp_totpdevice_changelist", "label-title-only"),
+    ("admin:raffle_ticket_changelist", "label-title-only"),
+}
+
+
+def test_every_records_page_of_the_administrator_fits_a_phone_and_passes_axe(browser, live_server, world):
+    """The records (Django's admin, its own design) as the administrator, who
+    opens the most of them: the same checks, at 390 and 1366 px, in English,
+    less the known problems of Django's admin above."""
+    context = signed_in_context(browser, live_server, roles.ADMINISTRATOR, world)
+    speak(context, live_server, "en")
+    page = context.new_page()
+    problems, checked, known = [], 0, set()
+    for entry in records_pages(roles.ADMINISTRATOR):
+        url = live_server.url + url_for(entry, world)
+        head = context.request.get(url)
+        if "text/html" not in head.headers.get("content-type", ""):
+            continue
+        page.set_viewport_size({"width": 1366, "height": 768})
+        page.goto(url)
+        for violation in axe_check(page):
+            if (entry.key, violation["id"]) in KNOWN_RECORDS_PROBLEMS:
+                known.add((entry.key, violation["id"]))
+            else:
+                problems.append(f"{entry.key} axe: {violation}")
+        page.set_viewport_size({"width": 390, "height": 844})
+        wider = page.evaluate(SIDEWAYS)
+        if wider:
+            problems.append(f"{entry.key} at 390px scrolls sideways: {wider}")
+        checked += 1
+    context.close()
+    assert checked > 100
+    assert problems == [], "\n".join(problems)
+    assert known == KNOWN_RECORDS_PROBLEMS, f"fixed: remove {KNOWN_RECORDS_PROBLEMS - known}"
