@@ -5,11 +5,12 @@ back as the same deadlines: text escaped, dates as dates, UIDs stable
 import datetime
 
 import icalendar
-from django.utils import timezone
+from django.utils import timezone, translation
 
+from core import roles
 from licensing.services import licence_cancel
 from raffle.reports.deadlines import deadlines_ics, event_deadlines
-from tests.factories import event_with_closed_draws
+from tests.factories import event_with_closed_draws, user_with_role
 
 
 def test_the_feed_reads_back_as_the_deadlines(treasurer):  # R:R1 R:R5 R:T6
@@ -33,3 +34,21 @@ def test_the_feed_reads_back_as_the_deadlines(treasurer):  # R:R1 R:R5 R:T6
     again = icalendar.Calendar.from_ical(deadlines_ics(event, event_deadlines(event), host="raffle.example.org"))
     assert [str(e["uid"]) for e in again.walk("VEVENT")] == [str(e["uid"]) for e in events]
     assert all(len(line.encode()) <= 75 for line in text.split("\r\n"))
+
+
+def test_a_french_reader_gets_the_deadlines_in_french_with_the_same_calendar_uids(treasurer, client):  # R:R1 R:T6
+    """#16 the dashboard's and treasury's deadlines in the reader's language; the
+    feed's UIDs come from the English words, so a calendar subscribed in either
+    language updates the same events."""
+    event, _ = event_with_closed_draws(["100.00"] * 4, actor=treasurer)
+    english = event_deadlines(event)
+    with translation.override("fr"):
+        french = event_deadlines(event)
+    assert "Rapport de quatre tirages 1 (tirages 1 à 4) et ses droits" in [d.what for d in french]
+    assert any("peuvent être détruits" in d.what for d in french)
+    assert all(d.key == e.what for d, e in zip(french, english, strict=True))
+    assert [d.uid("L-1", "h") for d in french] == [d.uid("L-1", "h") for d in english]
+    client.force_login(user_with_role(roles.TREASURER))
+    page = client.get(f"/events/{event.pk}/dashboard/", HTTP_ACCEPT_LANGUAGE="fr-CA").content.decode()
+    assert "les billets invendus et non gagnants peuvent être détruits" in page
+    assert "unsold and non-winning tickets" not in page

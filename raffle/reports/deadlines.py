@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import icalendar
 from django.conf import settings
 from django.db.models import Exists, OuterRef
-from django.utils import timezone
-from django.utils.translation import gettext_noop
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_noop
 
 from licensing.models import AuditedStatementRequest, IssuedReport, ReportKind, SalesChannel
 from licensing.terms import LicenceAmendmentsRead
@@ -36,10 +36,11 @@ STATUS_WORDS = (gettext_noop("done"), gettext_noop("past"), gettext_noop("due so
 @dataclass
 class Deadline:
     on: datetime.date
-    what: str
+    what: str  # in the reader's language
     kind: str  # report, tickets, video, prize, licence
     done: bool = False
     rule: str = ""
+    key: str = ""  # `what` in English: the calendar UID, whatever the reader's language
 
     def status(self, today: datetime.date) -> str:
         if self.done:
@@ -52,8 +53,14 @@ class Deadline:
 
     def uid(self, licence_number: str, host: str) -> str:
         """Stable across feeds, so a calendar updates the event instead of adding a copy."""
-        digest = hashlib.sha256(f"{licence_number}|{self.kind}|{self.what}".encode()).hexdigest()[:16]
+        digest = hashlib.sha256(f"{licence_number}|{self.kind}|{self.key or self.what}".encode()).hexdigest()[:16]
         return f"{digest}@{host}"
+
+
+def _said(msgid: str, **params) -> dict:
+    """A deadline's words in the reader's language (`what`) and in English
+    (`key`), so a French reader's calendar keeps the UIDs an English one has."""
+    return {"what": gettext(msgid) % params, "key": msgid % params}
 
 
 def _corrections_due(on_file: list[IssuedReport]) -> list[Deadline]:
@@ -65,13 +72,34 @@ def _corrections_due(on_file: list[IssuedReport]) -> list[Deadline]:
         returned = getattr(report, "return_record", None)
         if returned is None:
             continue
-        name = "Final report" if report.kind == ReportKind.FINAL else f"Four-draw report {report.period}"
+        said = {
+            "file_format": report.file_format.upper(),
+            "version": report.version + 1,
+            "returned_by": returned.returned_by,
+            "returned_on": f"{returned.returned_on:%Y-%m-%d}",
+        }
+        if report.kind == ReportKind.FINAL:
+            words = _said(
+                gettext_noop(
+                    "Final report, corrected (%(file_format)s version %(version)s): "
+                    "sent back by %(returned_by)s on %(returned_on)s"
+                ),
+                **said,
+            )
+        else:
+            words = _said(
+                gettext_noop(
+                    "Four-draw report %(period)s, corrected (%(file_format)s version %(version)s): "
+                    "sent back by %(returned_by)s on %(returned_on)s"
+                ),
+                period=report.period,
+                **said,
+            )
         out.append(
             Deadline(
                 returned.refile_by or returned.returned_on,
-                f"{name}, corrected ({report.file_format.upper()} version {report.version + 1}): sent back by "
-                f"{returned.returned_by} on {returned.returned_on:%Y-%m-%d}",
-                "report",
+                kind="report",
+                **words,
                 done=report.superseded,
                 rule="R2" if report.kind == ReportKind.FINAL else "R1",
             )
@@ -109,8 +137,11 @@ def event_deadlines(
             out.append(
                 Deadline(
                     day + datetime.timedelta(days=TICKET_KEEP_DAYS),
-                    f"Draw {d.number}: unsold and non-winning tickets may be destroyed from today",
-                    "tickets",
+                    kind="tickets",
+                    **_said(
+                        gettext_noop("Draw %(number)s: unsold and non-winning tickets may be destroyed from today"),
+                        number=d.number,
+                    ),
                     rule="T6",
                 )
             )
@@ -120,8 +151,10 @@ def event_deadlines(
                 out.append(
                     Deadline(
                         day + datetime.timedelta(days=VIDEO_KEEP_DAYS),
-                        f"Draw {d.number}: the draw video may be deleted from today",
-                        "video",
+                        kind="video",
+                        **_said(
+                            gettext_noop("Draw %(number)s: the draw video may be deleted from today"), number=d.number
+                        ),
                         rule="D4",
                     )
                 )
@@ -132,8 +165,13 @@ def event_deadlines(
             out.append(
                 Deadline(
                     last + datetime.timedelta(days=FOUR_DRAW_DUE_DAYS),
-                    f"Four-draw report {period} (draws {first}–{first + 3}) and its fee",
-                    "report",
+                    kind="report",
+                    **_said(
+                        gettext_noop("Four-draw report %(period)s (draws %(first)s–%(last)s) and its fee"),
+                        period=period,
+                        first=first,
+                        last=first + 3,
+                    ),
                     done=(ReportKind.FOUR_DRAW, period) in issued,
                     rule="R1",
                 )
@@ -143,8 +181,8 @@ def event_deadlines(
         out.append(
             Deadline(
                 final_report_due(event, report_day(draws[-1]) if draws else None, today=today, expires_on=expires_on),
-                "Final report",
-                "report",
+                kind="report",
+                **_said(gettext_noop("Final report")),
                 done=(ReportKind.FINAL, None) in issued,
                 rule="R2",
             )
@@ -152,11 +190,15 @@ def event_deadlines(
     if amended is None:
         return sorted(out, key=lambda d: (d.on, d.what))
     for prize in UnclaimedPrize.objects.filter(draw__event=event).select_related("draw"):
+        msgid = gettext_noop("Unclaimed %(prize)s of draw %(number)s may join the gross proceeds")
+        with translation.override("en"):
+            key = msgid % {"prize": prize.get_kind_display().lower(), "number": prize.draw.number}
         out.append(
             Deadline(
                 prize.hold_until,
-                f"Unclaimed {prize.get_kind_display().lower()} of draw {prize.draw.number} may join the gross proceeds",
+                gettext(msgid) % {"prize": prize.get_kind_display().lower(), "number": prize.draw.number},
                 "prize",
+                key=key,
                 done=prize.added_to_proceeds_on is not None,
                 rule="P5",
             )
@@ -165,8 +207,12 @@ def event_deadlines(
         out.append(
             Deadline(
                 request.due_on,
-                f"Audited financial statement requested by {request.requested_by} on {request.requested_on:%Y-%m-%d}",
-                "report",
+                kind="report",
+                **_said(
+                    gettext_noop("Audited financial statement requested by %(by)s on %(on)s"),
+                    by=request.requested_by,
+                    on=f"{request.requested_on:%Y-%m-%d}",
+                ),
                 done=request.delivered_on is not None,
                 rule="R3",
             )
@@ -174,8 +220,8 @@ def event_deadlines(
     out.append(
         Deadline(
             amended.last_day(),  # R:L8 as amended
-            f"Licence {licence.number} expires",
-            "licence",
+            kind="licence",
+            **_said(gettext_noop("Licence %(number)s expires"), number=licence.number),
             done=event.is_concluded,
             rule="L8",
         )
