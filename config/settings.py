@@ -222,6 +222,9 @@ CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 # R:D10 "did I win?" look-ups one address may make in a window.
 TICKET_CHECKS_PER_WINDOW = env.int("TICKET_CHECKS_PER_WINDOW", default=20)
 TICKET_CHECK_WINDOW_SECONDS = env.int("TICKET_CHECK_WINDOW_SECONDS", default=600)
+# The public Rules of Play PDF: how long each worker remembers which stored
+# version is current before building the text again (raffle.views.rules).
+RULES_PDF_VERSION_SECONDS = env.int("RULES_PDF_VERSION_SECONDS", default=30)
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

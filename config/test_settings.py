@@ -34,6 +34,8 @@ TEMPLATES[0]["DIRS"] = [*TEMPLATES[0]["DIRS"], BASE_DIR / "tests" / "templates"]
 # switch it on (tests/test_security.py, tests/test_url_matrix.py), and
 # `tests.factories.login_verified` gives a session that passed two-factor.
 AXES_ENABLED = False
+# Each test sees the Rules of Play PDF as its data stand (tests/test_rules_pdf_cache.py switches the memo on).
+RULES_PDF_VERSION_SECONDS = 0
 # Tasks run at once (after the commit, as in production); tests of the queue switch to the database backend.
 TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
 REQUIRE_2FA_ROLES: list[str] = []

@@ -4,6 +4,7 @@ import hashlib
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
@@ -35,22 +36,27 @@ RULES_PDF_MAX_AGE = 300
 def rules_of_play_pdf(request, event_id: int):
     """R:T10 the public Rules of Play as a PDF, rendered once per version: the
     text is built (cheap) and its hash names the stored PDF, made only when
-    the text changed (`rules_pdf_stored`); an unchanged version is a 304."""
-    event = get_object_or_404(selectors.event_list(), pk=event_id)
-    context = build_rules(event)
-    context["footer_left"] = _("Rules of Play · %(name)s · licence %(number)s") % {
-        "name": event.name,
-        "number": event.licence.number,
-    }
-    html = render_to_string("pdf/rules_of_play.html", context)
-    # The language is part of the version (#16): a French reader never gets the English file, nor the reverse.
+    the text changed (`rules_pdf_stored`); an unchanged version is a 304.
+
+    Which version is current is remembered for `RULES_PDF_VERSION_SECONDS`
+    (#15: sixteen visitors fetching it must not slow a seller), so most
+    requests only read the stored file: a change to the rules reaches the PDF
+    within those seconds, well inside the five minutes browsers may keep it."""
     language = get_language() or settings.LANGUAGE_CODE
-    version = f"{language}-{hashlib.sha256(html.encode()).hexdigest()[:32]}"
-    etag = f'"{version}"'
+    memo = f"rules-pdf-version:{event_id}:{language}"
+    known = cache.get(memo)
+    content = known and _stored(known["version"], event_id)
+    if content is None:
+        event = get_object_or_404(selectors.event_list(), pk=event_id)
+        version = _current_version(event, language)
+        known = {"version": version["version"], "filename": f"rules-of-play-{event.licence.number}.pdf"}
+        content = rules_pdf_stored(event, version["version"], version["html"])
+        cache.set(memo, known, settings.RULES_PDF_VERSION_SECONDS)
+    etag = f'"{known["version"]}"'
     if etag in request.headers.get("If-None-Match", ""):
         response = HttpResponseNotModified()
     else:
-        response = pdf_response(rules_pdf_stored(event, version, html), f"rules-of-play-{event.licence.number}.pdf")
+        response = pdf_response(content, known["filename"])
     response["ETag"] = etag
     patch_cache_control(response, public=True, max_age=RULES_PDF_MAX_AGE)
     # A shared cache keeps one copy per language: chosen by the browser, or by the switch's cookie.
@@ -58,14 +64,39 @@ def rules_of_play_pdf(request, event_id: int):
     return response
 
 
+def _current_version(event, language: str) -> dict:
+    """The Rules of Play PDF's HTML as the event stands, and its version name."""
+    context = build_rules(event)
+    context["footer_left"] = _("Rules of Play · %(name)s · licence %(number)s") % {
+        "name": event.name,
+        "number": event.licence.number,
+    }
+    html = render_to_string("pdf/rules_of_play.html", context)
+    # The language is part of the version (#16): a French reader never gets the English file, nor the reverse.
+    return {"html": html, "version": f"{language}-{hashlib.sha256(html.encode()).hexdigest()[:32]}"}
+
+
+def _stored_name(event_id: int, version: str) -> str:
+    return f"rules_of_play/event-{event_id}-{version}.pdf"
+
+
+def _stored(version: str, event_id: int) -> bytes | None:
+    """The stored PDF of this version, or None when it is not (or no longer) there."""
+    try:
+        with default_storage.open(_stored_name(event_id, version), "rb") as stored:
+            return stored.read()
+    except FileNotFoundError:
+        return None
+
+
 def rules_pdf_stored(event, version: str, html: str) -> bytes:
     """The PDF of this version of the text, from storage; rendered and stored
     the first time it is asked for (two first requests at once may both
     render it; the file is the same)."""
-    name = f"rules_of_play/event-{event.pk}-{version}.pdf"
-    if default_storage.exists(name):
-        with default_storage.open(name, "rb") as stored:
-            return stored.read()
+    name = _stored_name(event.pk, version)
+    stored = _stored(version, event.pk)
+    if stored is not None:
+        return stored
     pdf = html_to_pdf(html, base_url=str(settings.BASE_DIR))
     if not default_storage.exists(name):
         default_storage.save(name, ContentFile(pdf))
