@@ -5,13 +5,17 @@ way. Every test here runs in French and leaves English behind it (conftest)."""
 
 import datetime
 import re
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
 from django.utils import translation
 
 from core import roles
+from core.money import format_money_in
 from core.pdf import pdf_text
+from licensing.errors import LicensingError
+from licensing.services import trust_guard
 from raffle import services
 from raffle.errors import RaffleError
 from raffle.reports.builders import four_draw_report
@@ -148,3 +152,17 @@ def test_the_rules_of_play_pdf_reads_french_and_is_kept_apart_from_the_english_o
     client.get(url, **FRENCH)
     client.get(url, HTTP_ACCEPT_LANGUAGE="en")
     assert len(made) == 2  # one rendering per language, then the stored files
+
+
+def test_a_refusal_writes_its_amounts_as_the_readers_language_does(monkeypatch):  # R:L10
+    """#16 the amounts inside a refusal follow the reader's language: a French
+    treasurer reads "1 234,50 $", never "$1,234.50" inside a French sentence."""
+    held = trust_guard.TrustPosition(balance=Decimal("1500.00"), jackpot=Decimal("1234.50"), unpaid_prizes=Decimal(0))
+    monkeypatch.setattr(trust_guard, "_providers", [lambda licence: held])
+    with translation.override("fr"), pytest.raises(LicensingError) as refused:
+        trust_guard.check_spending(None, Decimal("1000.00"))
+    said = str(refused.value)
+    assert format_money_in(Decimal("1234.50"), "fr") in said and "$1" not in said and "compte en fiducie" in said
+    with pytest.raises(LicensingError) as in_english:
+        trust_guard.check_spending(None, Decimal("1000.00"))
+    assert "$1,234.50" in str(in_english.value)

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from core.audit import audit_record
-from core.money import format_money, parse_amount
+from core.money import format_money, format_money_here, parse_amount
 from licensing.errors import LicensingError
 from licensing.models import (
     NOTICE_DAYS_BY_AUTHORITY,
@@ -175,7 +175,7 @@ def licence_amend(
         )
         if board == terms.prize_board:
             raise LicensingError(
-                gettext("The prize board is already %(format_money)s.") % {"format_money": format_money(board)}
+                gettext("The prize board is already %(format_money)s.") % {"format_money": format_money_here(board)}
             )
         fields = {"new_prize_board": board, "from_value": format_money(terms.prize_board)}
     elif kind == AmendmentKind.SCHEDULE:

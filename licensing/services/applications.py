@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from core.audit import audit_record
-from core.money import Rounding, format_money, parse_amount, prizes_of
+from core.money import Rounding, format_money_here, parse_amount, prizes_of
 from licensing.errors import LicensingError
 from licensing.models import (
     ApplicantKind,
@@ -122,10 +122,10 @@ def sales_plan_parse(draws, prize_board) -> tuple[list[tuple[datetime.date, obje
                 "for a larger prize board."
             )
             % {
-                "format_money": format_money(over["cumulative_prizes"]),
+                "format_money": format_money_here(over["cumulative_prizes"]),
                 "over": over["number"],
                 "over2": format(over["draw_on"], "%Y-%m-%d"),
-                "format_money2": format_money(prize_board),
+                "format_money2": format_money_here(prize_board),
             },
             rule="L3",
         )

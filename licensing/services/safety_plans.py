@@ -9,7 +9,7 @@ from django.db.models import Max
 from django.utils.translation import gettext
 
 from core.audit import audit_record
-from core.money import format_money, parse_amount
+from core.money import format_money_here, parse_amount
 from licensing.errors import LicensingError
 from licensing.models import Application, Organisation, SafetyPlan, SafetyThreshold
 from licensing.services.applications import lock_draft
@@ -42,7 +42,7 @@ def _threshold(index: int, row: dict) -> SafetyThreshold:
     if missing:
         raise LicensingError(
             gettext("Threshold %(index)s (jackpot from %(format_money)s): say %(missing)s.")
-            % {"index": index, "format_money": format_money(jackpot), "missing": "; ".join(missing)},
+            % {"index": index, "format_money": format_money_here(jackpot), "missing": "; ".join(missing)},
             rule="L4",
         )
     return SafetyThreshold(

@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from django.utils.translation import gettext
 
-from core.money import format_money
+from core.money import format_money_here
 from licensing.errors import LicensingError
 
 
@@ -64,12 +64,12 @@ def check_spending(licence, amount: Decimal) -> None:
                 "not yet paid %(format_money5)s). At most %(format_money6)s can be spent now."
             )
             % {
-                "format_money": format_money(amount),
-                "format_money2": format_money(left),
-                "format_money3": format_money(position.held),
-                "format_money4": format_money(position.jackpot),
-                "format_money5": format_money(position.unpaid_prizes),
-                "format_money6": format_money(max(position.spendable, Decimal(0))),
+                "format_money": format_money_here(amount),
+                "format_money2": format_money_here(left),
+                "format_money3": format_money_here(position.held),
+                "format_money4": format_money_here(position.jackpot),
+                "format_money5": format_money_here(position.unpaid_prizes),
+                "format_money6": format_money_here(max(position.spendable, Decimal(0))),
             },
             rule="L10",
         )

@@ -14,7 +14,7 @@ from django.db.models import DecimalField, Exists, F, OuterRef, Subquery, Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from core.money import ZERO, format_money, max_sales_for_prizes, parse_amount, prizes_of
+from core.money import ZERO, format_money, format_money_here, max_sales_for_prizes, parse_amount, prizes_of
 from licensing.models import AmendmentKind, PlannedDraw
 from licensing.terms import approved_amendments, licence_prize_board_on, licence_sales_plan_on
 from raffle.errors import RaffleError
@@ -91,13 +91,13 @@ def prize_board_check(
             "final draw so the event ends within its licence."
         )
         % {
-            "format_money": format_money(extra_sales),
-            "format_money2": format_money(total),
+            "format_money": format_money_here(extra_sales),
+            "format_money2": format_money_here(total),
             "number": event.licence.number,
-            "format_money3": format_money(board),
-            "format_money4": format_money(committed),
+            "format_money3": format_money_here(board),
+            "format_money4": format_money_here(committed),
             "seed_note": _seed_note(event),
-            "format_money5": format_money(room),
+            "format_money5": format_money_here(room),
         },
         rule="L3",
     )
@@ -151,10 +151,10 @@ def sales_plan_check(*, draw: Draw, total, on: datetime.date | None = None, plan
             "refund or void the tickets over that amount."
         )
         % {
-            "format_money": format_money(total),
+            "format_money": format_money_here(total),
             "number": draw.number,
             "number2": licence.number,
-            "format_money2": format_money(planned),
+            "format_money2": format_money_here(planned),
         },
         rule="L3",
     )

@@ -10,7 +10,7 @@ from django.db.models import Sum
 from django.utils.translation import gettext
 
 from core.audit import audit_record
-from core.money import ZERO, format_money, parse_amount
+from core.money import ZERO, format_money_here, parse_amount
 from licensing.models import Deposit, Licence
 from raffle.errors import RaffleError
 from raffle.models import DepositCoverage, Event, SeedDeposit, SeedSource
@@ -48,10 +48,10 @@ def deposit_cover_seed(*, actor, deposit: Deposit, amount) -> SeedDeposit:
                 "%(slip_number)s can hold at most %(format_money3)s of it. Check the amount."
             )
             % {
-                "format_money": format_money(event.seed_jackpot),
-                "format_money2": format_money(elsewhere),
+                "format_money": format_money_here(event.seed_jackpot),
+                "format_money2": format_money_here(elsewhere),
                 "slip_number": deposit.slip_number,
-                "format_money3": format_money(event.seed_jackpot - elsewhere),
+                "format_money3": format_money_here(event.seed_jackpot - elsewhere),
             },
             rule="P6",
         )
@@ -64,9 +64,9 @@ def deposit_cover_seed(*, actor, deposit: Deposit, amount) -> SeedDeposit:
             )
             % {
                 "slip_number": deposit.slip_number,
-                "format_money": format_money(deposit.amount),
-                "format_money2": format_money(draws),
-                "format_money3": format_money(deposit.amount - draws),
+                "format_money": format_money_here(deposit.amount),
+                "format_money2": format_money_here(draws),
+                "format_money3": format_money_here(deposit.amount - draws),
             },
             rule="L12",
         )
@@ -102,9 +102,9 @@ def check_seed_terms(*, licence: Licence, seed: Decimal, source: str, reference,
                 "licensing authority for a larger prize board."
             )
             % {
-                "format_money": format_money(seed),
+                "format_money": format_money_here(seed),
                 "number": licence.number,
-                "format_money2": format_money(licence.prize_board),
+                "format_money2": format_money_here(licence.prize_board),
             },
             rule="L3",
         )
@@ -117,7 +117,7 @@ def check_seed_terms(*, licence: Licence, seed: Decimal, source: str, reference,
                 "of credit that guarantees it (its reference, its issuer and its expiry) before setting up "
                 "the event."
             )
-            % {"format_money": format_money(seed)},
+            % {"format_money": format_money_here(seed)},
             rule="P6",
         )
     if any(given) and not all(given):

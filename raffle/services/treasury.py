@@ -8,7 +8,7 @@ from django.db.models import Sum
 from django.utils.translation import gettext
 
 from core.audit import audit_record
-from core.money import ZERO, format_money, format_money_here, parse_amount
+from core.money import ZERO, format_money_here, parse_amount
 from licensing.models import Deposit, IssuedReport, PaymentMethod
 from licensing.services import deposit_record, report_issue
 from raffle.errors import RaffleError
@@ -247,7 +247,7 @@ def prize_payment_record(
                 "lower": PrizeKind(kind).label.lower(),
                 "number": draw.number,
                 "whose": whose,
-                "format_money": format_money(paid.amount),
+                "format_money": format_money_here(paid.amount),
                 "payee": paid.payee,
                 "paid_on": format(paid.paid_on, "%Y-%m-%d"),
             }
@@ -266,7 +266,7 @@ def prize_payment_record(
                     "%(format_money)s is more than %(what)s: %(format_money2)s. Nothing was recorded; pay "
                     "%(format_money2)s."
                 )
-                % {"format_money": format_money(amount), "what": what, "format_money2": format_money(owed)},
+                % {"format_money": format_money_here(amount), "what": what, "format_money2": format_money_here(owed)},
                 rule="P7" if holder else "P3",
             )
         if amount < owed:
@@ -274,7 +274,7 @@ def prize_payment_record(
                 gettext(
                     "%(upper)s%(what)s is %(format_money)s; it is paid whole, in one payment. Nothing was recorded."
                 )
-                % {"upper": what[0].upper(), "what": what[1:], "format_money": format_money(owed)},
+                % {"upper": what[0].upper(), "what": what[1:], "format_money": format_money_here(owed)},
                 rule="P7" if holder else "P3",
             )
     amount = owed
