@@ -117,7 +117,7 @@ def licence_create(
         fee_rate_percent = DEFAULT_FEE_RATE_PERCENT[authority_kind]
     fee_rate_percent = parse_amount(fee_rate_percent, what="The fee rate")
     if fee_rate_percent > Decimal("3"):  # R:L9
-        raise LicensingError("The licence fee rate cannot be more than 3% of the prize board.", rule="L9")
+        raise LicensingError(gettext("The licence fee rate cannot be more than 3% of the prize board."), rule="L9")
     if expires_on <= issued_on:
         raise LicensingError(gettext("The licence must expire after the day it is issued."))
     eligibility_check(organisation=organisation, today=issued_on)  # R:L1

@@ -14,7 +14,7 @@ from django.db.models import DecimalField, Exists, F, OuterRef, Subquery, Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from core.money import ZERO, format_money, format_money_here, max_sales_for_prizes, parse_amount, prizes_of
+from core.money import ZERO, format_money_here, max_sales_for_prizes, parse_amount, prizes_of
 from licensing.models import AmendmentKind, PlannedDraw
 from licensing.terms import approved_amendments, licence_prize_board_on, licence_sales_plan_on
 from raffle.errors import RaffleError
@@ -104,7 +104,9 @@ def prize_board_check(
 
 
 def _seed_note(event: Event) -> str:
-    return f", the seed jackpot of {format_money(event.seed_jackpot)} included" if event.seed_jackpot else ""
+    if not event.seed_jackpot:
+        return ""
+    return gettext(", the seed jackpot of %(amount)s included") % {"amount": format_money_here(event.seed_jackpot)}
 
 
 def sales_plan_max(*, draw: Draw, on: datetime.date | None = None) -> Decimal | None:
