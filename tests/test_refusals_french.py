@@ -84,3 +84,13 @@ def test_a_draw_reads_tirage_in_french_and_the_audit_trail_names_it_in_one_langu
     entry = AuditEntry.objects.filter(object_type="raffle.draw", object_id=str(draw.pk)).latest("id")
     assert entry.object_repr == "Draw 1"
     assert Draw.objects.get(pk=draw.pk).state == "selling"
+
+
+def test_an_amount_typed_wrong_is_refused_in_french_naming_what_it_is():
+    from core.money import MoneyError, parse_amount
+
+    with translation.override("fr"):
+        for typed, said in (("-5", "un montant négatif"), ("12.345", "fractions de cent"), ("douze", "1250.50")):
+            with pytest.raises(MoneyError) as refused:
+                parse_amount(typed)
+            assert str(refused.value).startswith("Le montant : ") and said in str(refused.value), refused.value

@@ -170,7 +170,7 @@ def licence_amend(
         _check_channel(licence, terms.sales_channel, to_channel)  # the channel in force then (an earlier one counts)
         fields = {"from_channel": terms.sales_channel, "to_channel": to_channel}
     elif kind == AmendmentKind.PRIZE_BOARD:
-        board = parse_amount(new_prize_board, what="The new prize board", allow_zero=False)
+        board = parse_amount(new_prize_board, what=gettext("The new prize board"), allow_zero=False)
         check_authority_allows(  # R:L2
             authority_kind=licence.authority_kind, sales_channel=terms.sales_channel, prize_board=board
         )

@@ -52,7 +52,7 @@ def application_create(
     eligibility_check(organisation=organisation)  # R:L1
     if applicant_kind not in ApplicantKind.values:
         raise LicensingError(gettext("Say whether this is a first-time or a returning applicant."))
-    prize_board = parse_amount(prize_board, what="The prize board", allow_zero=False)
+    prize_board = parse_amount(prize_board, what=gettext("The prize board"), allow_zero=False)
     check_authority_allows(authority_kind=authority_kind, sales_channel=sales_channel, prize_board=prize_board)
     application = Application.objects.create(
         organisation=organisation,
@@ -106,7 +106,14 @@ def sales_plan_parse(draws, prize_board) -> tuple[list[tuple[datetime.date, obje
     for index, (draw_on, max_sales) in enumerate(draws or [], start=1):
         if not isinstance(draw_on, datetime.date):
             raise LicensingError(gettext("Planned draw %(index)s needs a date.") % {"index": index})
-        parsed.append((draw_on, parse_amount(max_sales, what=f"The maximum sales of draw {index}", allow_zero=False)))
+        parsed.append(
+            (
+                draw_on,
+                parse_amount(
+                    max_sales, what=gettext("The maximum sales of draw %(index)s") % {"index": index}, allow_zero=False
+                ),
+            )
+        )
     if not parsed:
         raise LicensingError(gettext("Plan at least one draw: its date and the most you expect to sell."))
     dates = [d for d, _ in parsed]

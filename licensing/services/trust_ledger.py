@@ -60,7 +60,7 @@ def deduction_record(
             ),
             rule="L12",
         )
-    amount = parse_amount(amount, what="The deduction", allow_zero=False)
+    amount = parse_amount(amount, what=gettext("The deduction"), allow_zero=False)
     evidence_reference = (evidence_reference or "").strip()
     if not evidence_reference:  # R:L12
         raise LicensingError(
@@ -107,7 +107,7 @@ def interest_record(
 ) -> InterestCredit:
     """Interest the bank credited to the trust account (reported in the final report, R2)."""
     account = TrustAccount.objects.select_for_update().get(pk=account.pk)
-    amount = parse_amount(amount, what="The interest", allow_zero=False)
+    amount = parse_amount(amount, what=gettext("The interest"), allow_zero=False)
     evidence_reference = (evidence_reference or "").strip()
     if not evidence_reference:
         raise LicensingError(gettext("Name the bank statement that shows the interest."))
