@@ -5,7 +5,7 @@ tickets per draw).
 Builds, in a throw-away PostgreSQL database, the URL matrix's world (one
 record of every kind, tests/test_url_matrix.py) under a licence that lasts the
 52 weekly draws, then runs draws 3 to 51 to the end and leaves draw 52
-selling, each with about BENCH_TICKETS (default 100,000) real tickets issued
+selling, each with about BENCH_TICKETS_PER_DRAW (default 100,000) real tickets issued
 on a roll and returned through the sales service. Then, signed in as the
 administrator (who may open every page), it requests every page of the
 matrix BENCH_REQUESTS times (after one warm-up) with Django's test client,
@@ -13,7 +13,7 @@ through the whole middleware, and prints each page's median server time and
 query count. Baseline in the same run: `/healthz`, which touches neither the
 database nor a template.
 
-    .venv/bin/python bench/bench_pages.py            # BENCH_TICKETS=1000 for a quick run
+    .venv/bin/python bench/bench_pages.py            # BENCH_TICKETS_PER_DRAW=1000 for a quick run
 
 Exit status 1 over a limit only with BENCH_STRICT=1 (a shared machine's load
 can push any page over 300 ms).
@@ -39,7 +39,7 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, override_settings, setup_test_environment  # noqa: E402
 
-TICKETS = int(os.environ.get("BENCH_TICKETS", "100000"))
+TICKETS = int(os.environ.get("BENCH_TICKETS_PER_DRAW", "100000"))
 REQUESTS = int(os.environ.get("BENCH_REQUESTS", "5"))
 DRAWS = 52
 LIMIT_MS, LIMIT_QUERIES = 300.0, 20
