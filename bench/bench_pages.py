@@ -78,7 +78,7 @@ def build_season():
         works_for_every_organisation(user, {role})
     event, staff = world["event"], users[roles.DRAW_STAFF]
     destroyer, verifier = world["members"]
-    sales = f"{TICKETS * 5}.00"  # the event's tiers: 1 for $5, 3 for $10
+    sales = f"{TICKETS // 3 * 10}.00"  # sold as 3 for $10 (the event's tiers: 1 for $5, 3 for $10)
     started = time.perf_counter()
     for number in range(1, DRAWS + 1):
         draw = event.draws.get(number=number)
