@@ -38,13 +38,23 @@ $(VENV)/.installed-test: pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install --quiet ".[test]"
 	@touch $@ $(VENV)/.installed-run
 
-.PHONY: install demo run test lint messages bench loadtest check clean vendor
-install: $(VENV)/.installed-test
+.PHONY: install demo run test lint messages compile-messages bench loadtest check clean vendor
+install: $(VENV)/.installed-test compile-messages
+
+# The French catalogue is compiled at install: locale/fr/LC_MESSAGES/django.mo
+# from django.po with GNU gettext's msgfmt (apt-get install gettext). Without
+# msgfmt the committed .mo is used as it is (tests/test_catalogue_compiled.py
+# checks that it matches the .po), so `make run` works on a machine without it.
+PO := locale/fr/LC_MESSAGES/django.po
+MO := locale/fr/LC_MESSAGES/django.mo
+compile-messages:
+	@if command -v msgfmt >/dev/null; then msgfmt --check -o $(MO) $(PO) && echo "Compiled $(MO) from $(PO)"; \
+	else echo "msgfmt (GNU gettext) not found: using the committed $(MO) as it is (apt-get install gettext to compile it)"; fi
 
 # The demo's settings go in .env (unless there is one), so the README's
 # `python manage.py ...` commands work in this folder after `make run`.
 # Production never uses this file: it sets the variables of README.md.
-demo: $(VENV)/.installed-run
+demo: $(VENV)/.installed-run compile-messages
 	@test -f .env || printf '%s\n' "# Written by 'make run' for the demo on this machine (SQLite, DEBUG, demo keys)." \
 	  "# Never deploy with it: delete it and set the variables listed in README.md." "DJANGO_DEBUG=true" > .env
 	DJANGO_DEBUG=true $(PY) manage.py migrate --noinput
@@ -73,7 +83,7 @@ vendor: node_modules/axe-core/axe.min.js
 	sed '$${/sourceMappingURL=/d}' $(BOOTSTRAP)/dist/js/bootstrap.bundle.min.js > $(VENDOR)/js/bootstrap.bundle.min.js
 	cp $(BOOTSTRAP)/LICENSE $(VENDOR)/LICENSE
 
-test: $(VENV)/.installed-test node_modules/axe-core/axe.min.js
+test: $(VENV)/.installed-test node_modules/axe-core/axe.min.js compile-messages
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest $(PYTEST_ARGS)
 
 # The same checks as .pre-commit-config.yaml; .ci/run fails on either.
@@ -86,7 +96,7 @@ lint: $(VENV)/.installed-test
 messages: $(VENV)/.installed-test
 	DJANGO_SETTINGS_MODULE=config.test_settings $(PY) manage.py makemessages -l fr --no-obsolete \
 	  --ignore node_modules --ignore tests --ignore bench --ignore test-artifacts
-	DJANGO_SETTINGS_MODULE=config.test_settings $(PY) manage.py compilemessages -l fr
+	msgfmt --check -o $(MO) $(PO)
 
 check: $(VENV)/.installed-test
 	DJANGO_SETTINGS_MODULE=config.test_settings $(PY) manage.py check

@@ -4,8 +4,11 @@ the file into a temporary table, checks it set-based and writes the sales and
 tickets with INSERT ... SELECT, T3 by the unique constraint) against the
 physical limit measured in the same run on the same server: a raw PostgreSQL
 COPY of the same file into a table of the same columns without indexes or
-constraints. Goal: within 3x. `--row-by-row` also imports the same file into
-another licence's draw through the row-by-row path, for the comparison.
+constraints. Goal: within 3x. Then the floor of any import into these
+tables: the same sale and ticket rows it wrote, COPYed as they are into the
+real tables (indexes, constraints, triggers) and committed. `--row-by-row`
+also imports the same file into another licence's draw through the row-by-row
+path, for the comparison.
 
 Run:  .venv/bin/python bench/bench_supplier_import.py [--tickets N]
 Uses its own PostgreSQL database (BENCH_DATABASE_NAME, default bench_supplier),
@@ -152,10 +155,8 @@ def main() -> None:
         f"{Sale.objects.filter(draw=draw).count():,} sales, ${summary.amount_sold:,.2f}"
     )
 
-    if args.row_by_row:
-        from raffle.services import supplier_import
-
-        supplier_import.bulk_sales_import = lambda **kwargs: None  # as if the bulk path could not vouch
+    def second_draw(number):
+        """Draw 1 of another licence like the first, selling."""
         other = services.event_setup(
             actor=admin,
             licence=Licence.objects.create(
@@ -164,19 +165,78 @@ def main() -> None:
                     for f in Licence._meta.concrete_fields
                     if f.name not in ("id", "number")
                 },
-                number="BENCH-ONLINE-2",
+                number=number,
             ),
-            name="Bench 2",
+            name=number,
             price_tiers=[(1, "5.00"), (3, "10.00")],
             first_draw_at=draw.scheduled_at,
             rules_approved_on=timezone.localdate(),
             rules_approval_reference="RP-BENCH",
         )
-        second = services.draw_open_sales(actor=admin, draw=other.draws.get(number=1))
+        return services.draw_open_sales(actor=admin, draw=other.draws.get(number=1))
+
+    # The floor: the same sale and ticket rows the import wrote, COPYed as they
+    # are (re-keyed to another licence's draw) into the real tables, with their
+    # indexes, constraints and triggers, and committed.
+    floor = second_draw("BENCH-FLOOR")
+    sales_copy, tickets_copy, floor_s = floor_rows(connection, transaction, draw, floor)
+    print(
+        f"   the same {sales_copy:,} sale rows and {tickets_copy:,} ticket rows COPYed into the real tables: "
+        f"{floor_s:.2f} s = {floor_s / copy_s:.2f}x COPY (the floor of any import keeping those tables)"
+    )
+
+    if args.row_by_row:
+        from raffle.services import supplier_import
+
+        supplier_import.bulk_sales_import = lambda **kwargs: None  # as if the bulk path could not vouch
+        second = second_draw("BENCH-ONLINE-2")
         start = time.perf_counter()
         services.supplier_draw_import(actor=admin, draw=second, sales=SupplierFile(name="sales.csv", content=content))
         rows_s = time.perf_counter() - start
         print(f"   row by row, same file, another licence: {rows_s:.2f} s = {rows_s / copy_s:.2f}x COPY")
+
+
+def floor_rows(connection, transaction, draw, other):
+    """COPY the draw's sale and ticket rows out, then into `other`'s draw:
+    (sales, tickets, seconds to COPY them in and commit)."""
+    from raffle.models import PriceTier
+
+    tiers = {t.quantity: t.pk for t in PriceTier.objects.filter(event_id=other.event_id)}
+    tier_case = " ".join(
+        f"WHEN {t.pk} THEN {tiers[t.quantity]}" for t in PriceTier.objects.filter(event_id=draw.event_id)
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT max(id) FROM raffle_sale")
+        sale_offset = cursor.fetchone()[0]
+        cursor.execute("SELECT coalesce(max(id), 0) FROM raffle_ticket")
+        ticket_offset = cursor.fetchone()[0]
+        cursor.execute("SELECT column_name FROM information_schema.columns WHERE table_name = 'raffle_sale'")
+        columns = [c for (c,) in cursor.fetchall()]
+        keyed = {
+            "id": f"id + {sale_offset}",
+            "licence_id": str(other.event.licence_id),
+            "draw_id": str(other.pk),
+            "tier_id": f"CASE tier_id {tier_case} END",
+        }
+        sales_out = f"SELECT {', '.join(keyed.get(c, c) for c in columns)} FROM raffle_sale WHERE draw_id = {draw.pk}"
+        tickets_out = (
+            f"SELECT id + {ticket_offset}, {other.event.licence_id}, {other.pk}, sale_id + {sale_offset}, serial, "
+            f"seq, is_void FROM raffle_ticket WHERE draw_id = {draw.pk}"
+        )
+        out = {}
+        for name, query in (("sales", sales_out), ("tickets", tickets_out)):
+            with cursor.copy(f"COPY ({query}) TO STDOUT") as copy:
+                out[name] = b"".join(bytes(block) for block in copy)
+    start = time.perf_counter()
+    with transaction.atomic(), connection.cursor() as cursor:
+        for table, cols, data in (
+            ("raffle_sale", ", ".join(columns), out["sales"]),
+            ("raffle_ticket", "id, licence_id, draw_id, sale_id, serial, seq, is_void", out["tickets"]),
+        ):
+            with cursor.copy(f"COPY {table} ({cols}) FROM STDIN") as copy:
+                for at in range(0, len(data), 8 << 20):
+                    copy.write(data[at : at + (8 << 20)])
+    return out["sales"].count(b"\n"), out["tickets"].count(b"\n"), time.perf_counter() - start
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from core.audit_chain import GENESIS_HASH, SYSTEM_CHAIN, canonical, chain_of, entry_mac, lock_chain
 from core.audit_verify import ChainReport, audit_verify, verify_anchor, verify_incremental
@@ -33,6 +33,16 @@ __all__ = [
 ]
 
 
+def _repr(obj) -> str:
+    """The object as the trail names it: in the project's own words whatever
+    language the actor reads (a model's `__str__` is translated), so one
+    draw is named alike in every entry."""
+    if obj is None:
+        return ""
+    with translation.override(None):
+        return str(obj)[:200]
+
+
 def audit_record(*, actor, action: str, obj=None, data: dict | None = None, organisation=None) -> AuditEntry:
     """Append one entry. Call it inside the service's transaction, LAST: the
     chain's lock is taken here and held until that transaction commits, so
@@ -49,7 +59,7 @@ def audit_record(*, actor, action: str, obj=None, data: dict | None = None, orga
         "action": action,
         "object_type": obj._meta.label_lower if obj is not None else "",
         "object_id": str(obj.pk) if obj is not None else "",
-        "object_repr": str(obj)[:200] if obj is not None else "",
+        "object_repr": _repr(obj),
         "data": canonical(data or {}),
     }
     lock_chain(chain)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 
 from django.utils import translation
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from core.errors import DomainError
 
@@ -45,7 +45,11 @@ class Rounding:
         raise MoneyError(f"Unknown rounding rule {rule!r}: use 'cent' or 'dollar'.")
 
 
-def parse_amount(value, *, what: str = "The amount", allow_zero: bool = True) -> Decimal:
+def _not_dollars(what) -> str:
+    return gettext("%(what)s must be a number of dollars, like 1250 or 1250.50.") % {"what": what}
+
+
+def parse_amount(value, *, what: str = gettext_lazy("The amount"), allow_zero: bool = True) -> Decimal:
     """Turn user input into a cent-exact, non-negative Decimal or refuse it.
 
     Floats are refused outright: a float has already lost the cents.
@@ -57,17 +61,17 @@ def parse_amount(value, *, what: str = "The amount", allow_zero: bool = True) ->
     try:
         amount = Decimal(value)
     except (InvalidOperation, TypeError, ValueError):
-        raise MoneyError(f"{what} must be a number of dollars, like 1250 or 1250.50.") from None
+        raise MoneyError(_not_dollars(what)) from None
     if not amount.is_finite():
-        raise MoneyError(f"{what} must be a number of dollars, like 1250 or 1250.50.")
+        raise MoneyError(_not_dollars(what))
     if amount < 0:
-        raise MoneyError(f"{what} cannot be negative.")
+        raise MoneyError(gettext("%(what)s cannot be negative.") % {"what": what})
     if not allow_zero and amount == 0:
-        raise MoneyError(f"{what} must be more than zero.")
+        raise MoneyError(gettext("%(what)s must be more than zero.") % {"what": what})
     if amount > MAX_AMOUNT:  # first: quantizing 1e9999 to the cent would overflow
-        raise MoneyError(f"{what} is larger than this system can record.")
+        raise MoneyError(gettext("%(what)s is larger than this system can record.") % {"what": what})
     if amount != amount.quantize(CENT, rounding=ROUND_DOWN):
-        raise MoneyError(f"{what} has fractions of a cent; give it to the cent.")
+        raise MoneyError(gettext("%(what)s has fractions of a cent; give it to the cent.") % {"what": what})
     return amount.quantize(CENT)
 
 
@@ -97,7 +101,7 @@ def split_sales(sales: Decimal, *, rounding: str = Rounding.CENT) -> Split:
     """Split ticket sales 20/30/50. The 20% and 30% are rounded down as the
     Rules of Play say; the licensee's 50% is the remainder, so the three parts
     add up to the sales exactly, whatever the amount."""
-    sales = parse_amount(sales, what="Ticket sales")
+    sales = parse_amount(sales, what=gettext("Ticket sales"))
     draw_prize = percent_of(sales, DRAW_PRIZE_PERCENT, rounding=rounding)
     jackpot = percent_of(sales, JACKPOT_PERCENT, rounding=rounding)
     return Split(

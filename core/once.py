@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from core.errors import DomainError
@@ -81,7 +82,7 @@ def first_result(*, actor, token: str | None) -> str | None:
 
 def _check_owner(user_id: int, actor) -> None:
     if user_id != actor.pk:
-        raise SubmissionRefused("That form belongs to someone else's page; reload the page and try again.")
+        raise SubmissionRefused(gettext("That form belongs to someone else's page; reload the page and try again."))
 
 
 @transaction.atomic

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_otp import login as otp_login
 from django_otp import match_token, user_has_device
@@ -115,7 +116,7 @@ def _qr_svg(url: str) -> str:
     import segno
 
     return segno.make(url, error="m").svg_inline(
-        scale=4, border=4, dark="#000", light="#fff", title="QR code for your authenticator app"
+        scale=4, border=4, dark="#000", light="#fff", title=gettext("QR code for your authenticator app")
     )
 
 

@@ -12,6 +12,8 @@ import datetime
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from licensing.models import AuditedStatementRequest, Organisation
 
 
@@ -26,7 +28,11 @@ class OutstandingReport:
         return self.due_on < today
 
     def describe(self) -> str:
-        return f"{self.what} of licence {self.licence_number}, due {self.due_on:%Y-%m-%d}"
+        return gettext("%(what)s of licence %(number)s, due %(day)s") % {
+            "what": self.what,
+            "number": self.licence_number,
+            "day": f"{self.due_on:%Y-%m-%d}",
+        }
 
 
 Provider = Callable[[Organisation], Iterable[OutstandingReport]]
@@ -48,7 +54,8 @@ def audited_statements_outstanding(organisation: Organisation) -> list[Outstandi
     return [
         OutstandingReport(
             licence_number=request.licence.number,
-            what=f"Audited financial statement requested by {request.requested_by} on {request.requested_on:%Y-%m-%d}",
+            what=gettext("Audited financial statement requested by %(whom)s on %(day)s")
+            % {"whom": request.requested_by, "day": f"{request.requested_on:%Y-%m-%d}"},
             due_on=request.due_on,
             rule="R3",
         )

@@ -13,6 +13,7 @@ import logging
 import mimetypes
 
 from django.template.loader import render_to_string
+from django.utils.translation import gettext
 from pypdf import PdfReader, PdfWriter
 from pypdf.errors import PdfReadError
 
@@ -66,7 +67,9 @@ def application_package_pdf(application: Application, *, today=None) -> bytes:
     for row in context["checklist"]:
         row["enclosure"] = _enclosure(row)
     context["signers"] = list(application.signers.all())
-    context["footer_left"] = f"Application package · {application.organisation.name}"
+    context["footer_left"] = gettext("Application package · %(organisation)s") % {
+        "organisation": application.organisation.name
+    }
     html = render_to_string("pdf/application_package.html", context)
     rendered = HTML(string=html, url_fetcher=DataOnlyFetcher()).render()
     # The page each item's separator starts on, found by its anchor.

@@ -94,4 +94,4 @@ def test_import_refuses_a_person_over_the_maximum_naming_the_line(staff_user):
     with pytest.raises(ImportRefused) as refused:
         services.supplier_draw_import(actor=staff_user, draw=draw, sales=sales_file(rows))
     assert (refused.value.line, refused.value.column) == (4, "purchaser_name")
-    assert "per-person limit: one person may buy at most 2 ticket(s) for draw 1" in str(refused.value)
+    assert "per-person limit: one person may buy at most 2 tickets for draw 1" in str(refused.value)

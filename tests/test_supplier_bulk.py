@@ -83,6 +83,21 @@ def test_a_clean_file_takes_the_bulk_path_and_writes_what_row_by_row_writes(staf
     assert Ticket.objects.filter(draw=bulk_draw, serial="200").exists()
 
 
+@pytest.mark.parametrize("interleaved", [False, True])
+def test_tickets_are_numbered_by_their_sales_first_line_as_row_by_row(staff_user, monkeypatch, paths, interleaved):
+    def rows(draw):  # an order's lines apart in the file, or one after another
+        mixed = _mixed_rows(draw)
+        return [mixed[1], mixed[0], *mixed[2:]] if interleaved else mixed
+
+    _, bulk_draw = supplier_event(staff_user)
+    services.supplier_draw_import(actor=staff_user, draw=bulk_draw, sales=sales_file(rows(bulk_draw)))
+    assert paths == ["bulk"]
+    _row_by_row(monkeypatch)
+    _, rows_draw = supplier_event(staff_user)
+    services.supplier_draw_import(actor=staff_user, draw=rows_draw, sales=sales_file(rows(rows_draw)))
+    assert _written(bulk_draw) == _written(rows_draw)
+
+
 def test_a_second_file_into_the_same_draw_numbers_on(staff_user, paths):
     _, draw = supplier_event(staff_user)
     services.supplier_draw_import(actor=staff_user, draw=draw, sales=sales_file(four_sales(draw)))

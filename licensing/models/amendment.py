@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from core.money import format_money
@@ -112,7 +112,11 @@ class LicenceAmendment(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.licence}: {self.get_kind_display()} from {self.effective_on:%Y-%m-%d}"
+        return gettext("%(licence)s: %(kind)s from %(day)s") % {
+            "licence": self.licence,
+            "kind": self.get_kind_display(),
+            "day": f"{self.effective_on:%Y-%m-%d}",
+        }
 
     @property
     def new_value(self) -> str:
@@ -143,4 +147,7 @@ class AmendedDraw(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Amended draw {self.number} on {self.draw_on:%Y-%m-%d}"
+        return gettext("Amended draw %(number)s on %(day)s") % {
+            "number": self.number,
+            "day": f"{self.draw_on:%Y-%m-%d}",
+        }

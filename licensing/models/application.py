@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from licensing.checklist import ChecklistItem, DocumentKind, checklist_items
 from licensing.models.licence import (
@@ -75,7 +75,10 @@ class Application(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Application of {self.organisation} ({self.get_authority_kind_display()})"
+        return gettext("Application of %(organisation)s (%(authority)s)") % {
+            "organisation": self.organisation,
+            "authority": self.get_authority_kind_display(),
+        }
 
     @property
     def is_large(self) -> bool:
@@ -122,7 +125,10 @@ class PlannedDraw(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Planned draw {self.number} on {self.draw_on:%Y-%m-%d}"
+        return gettext("Planned draw %(number)s on %(day)s") % {
+            "number": self.number,
+            "day": f"{self.draw_on:%Y-%m-%d}",
+        }
 
 
 def _document_path(instance, filename: str) -> str:

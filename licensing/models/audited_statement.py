@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from licensing.models.licence import Licence
 
@@ -37,7 +37,10 @@ class AuditedStatementRequest(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Audited statement for licence {self.licence.number}, requested {self.requested_on}"
+        return gettext("Audited statement for licence %(number)s, requested %(day)s") % {
+            "number": self.licence.number,
+            "day": self.requested_on,
+        }
 
     @property
     def due_on(self) -> datetime.date:

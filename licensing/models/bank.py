@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from licensing.models.treasury import MONEY, TrustAccount
 
@@ -34,7 +34,7 @@ class InterestCredit(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Interest of {self.credited_on:%Y-%m-%d}"
+        return gettext("Interest of %(day)s") % {"day": f"{self.credited_on:%Y-%m-%d}"}
 
 
 class BankStatement(models.Model):
@@ -58,7 +58,10 @@ class BankStatement(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Statement {self.first_day:%Y-%m-%d} to {self.last_day:%Y-%m-%d}"
+        return gettext("Statement %(first)s to %(last)s") % {
+            "first": f"{self.first_day:%Y-%m-%d}",
+            "last": f"{self.last_day:%Y-%m-%d}",
+        }
 
 
 class BankStatementLine(models.Model):

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from licensing.models.organisation import Organisation
 
@@ -66,7 +66,7 @@ class Eligibility(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Eligibility of {self.organisation}"
+        return gettext("Eligibility of %(organisation)s") % {"organisation": self.organisation}
 
     def problems(self, today: datetime.date | None = None) -> list[str]:
         """What stands between the organisation and a licence, in plain words;
@@ -74,19 +74,25 @@ class Eligibility(models.Model):
         today = today or timezone.localdate()
         found = []
         if not self.is_non_profit or not self.non_profit_evidence.strip():
-            found.append("it must be a non-profit organisation, with evidence (e.g. letters patent)")
+            found.append(gettext("it must be a non-profit organisation, with evidence (e.g. letters patent)"))
         if not self.located_in_ontario or not self.location_evidence.strip():
-            found.append("it must be located in Ontario, with evidence (e.g. its head office address)")
+            found.append(gettext("it must be located in Ontario, with evidence (e.g. its head office address)"))
         if self.charitable_activity_since is None or not self.activity_evidence.strip():
-            found.append("it needs at least one year of charitable activity, with evidence")
+            found.append(gettext("it needs at least one year of charitable activity, with evidence"))
         elif (today - self.charitable_activity_since).days < MIN_CHARITABLE_ACTIVITY_DAYS:
             ready = self.charitable_activity_since + datetime.timedelta(days=MIN_CHARITABLE_ACTIVITY_DAYS)
-            found.append(f"it needs at least one year of charitable activity (it will have one on {ready:%Y-%m-%d})")
+            found.append(
+                gettext("it needs at least one year of charitable activity (it will have one on %(day)s)")
+                % {"day": f"{ready:%Y-%m-%d}"}
+            )
         if self.purpose == CharitablePurpose.PRIVATE_INTEREST:
-            found.append("a group serving its members' private interests is not eligible")
+            found.append(gettext("a group serving its members' private interests is not eligible"))
         elif self.purpose not in CharitablePurpose.eligible():
             found.append(
-                "its purpose must be relieving poverty, advancing education or religion, or benefiting the community"
+                gettext(
+                    "its purpose must be relieving poverty, advancing education or religion, or benefiting the "
+                    "community"
+                )
             )
         return found
 

@@ -5,7 +5,7 @@ from decimal import Decimal
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from licensing.models.organisation import Organisation
 
@@ -56,7 +56,7 @@ class Licence(models.Model):
     fee_rate_percent = models.DecimalField(
         max_digits=4,
         decimal_places=2,
-        help_text="Licence fee as a percent of the prize board (AGCO electronic 1%, municipal up to 3%).",
+        help_text=gettext_lazy("Licence fee as a percent of the prize board (AGCO electronic 1%, municipal up to 3%)."),
     )
     fee_collection = models.CharField(
         max_length=20,
@@ -130,7 +130,7 @@ class Licence(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Licence {self.number}"
+        return gettext("Licence %(number)s") % {"number": self.number}
 
     @property
     def is_paper(self) -> bool:

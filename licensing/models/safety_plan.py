@@ -8,8 +8,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
+from core.money import format_money_here
 from licensing.models.organisation import Organisation
 
 
@@ -38,7 +39,10 @@ class SafetyPlan(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Safety and security plan v{self.version} of {self.organisation}"
+        return gettext("Safety and security plan v%(version)s of %(organisation)s") % {
+            "version": self.version,
+            "organisation": self.organisation,
+        }
 
 
 class SafetyThreshold(models.Model):
@@ -69,4 +73,4 @@ class SafetyThreshold(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"From ${self.jackpot_from:,.2f}"
+        return gettext("From %(amount)s") % {"amount": format_money_here(self.jackpot_from)}

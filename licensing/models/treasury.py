@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from licensing.models.licence import Licence
 from licensing.models.organisation import BonaFideMember
@@ -35,7 +35,7 @@ class TrustAccount(models.Model):
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     def __str__(self) -> str:
-        return f"Trust account {self.bank_name} {self.account_number}"
+        return gettext("Trust account %(bank)s %(number)s") % {"bank": self.bank_name, "number": self.account_number}
 
 
 class Deposit(models.Model):
@@ -62,7 +62,7 @@ class Deposit(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Deposit slip {self.slip_number}"
+        return gettext("Deposit slip %(number)s") % {"number": self.slip_number}
 
 
 class ApprovedUse(models.Model):
@@ -270,4 +270,7 @@ class DonatedPrize(models.Model):
         constraints = [models.CheckConstraint(condition=Q(value__gt=0), name="donated_prize_value_positive")]
 
     def __str__(self) -> str:
-        return f"{self.description} (donated by {self.donor})"
+        return gettext("%(description)s (donated by %(donor)s)") % {
+            "description": self.description,
+            "donor": self.donor,
+        }

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from core.audit import audit_record
 from core.money import format_money, format_money_here, parse_amount
@@ -100,7 +100,9 @@ def _check_notice(licence: Licence, notice_given_on, effective_on, today) -> Non
             )
             % {
                 "authority_name": licence.authority_name,
-                "value": "two weeks" if days == 14 else f"{days} days",
+                "value": gettext("two weeks")
+                if days == 14
+                else ngettext("%(days)s day", "%(days)s days", days) % {"days": days},
                 "notice_given_on": format(notice_given_on, "%Y-%m-%d"),
                 "earliest": format(earliest, "%Y-%m-%d"),
             },
@@ -128,9 +130,8 @@ def _check_written_request(licence: Licence, signed_by: list[str], letterhead, l
     missing = [name for name in required if name not in names]
     if missing:
         raise LicensingError(
-            "The written request must be signed by every Licence Application signer; missing: "
-            + ", ".join(missing)
-            + "."
+            gettext("The written request must be signed by every Licence Application signer; missing: %(names)s.")
+            % {"names": ", ".join(missing)}
         )
     if not names:
         raise LicensingError(gettext("Name who signed the written request (the Licence Application signers)."))
@@ -169,7 +170,7 @@ def licence_amend(
         _check_channel(licence, terms.sales_channel, to_channel)  # the channel in force then (an earlier one counts)
         fields = {"from_channel": terms.sales_channel, "to_channel": to_channel}
     elif kind == AmendmentKind.PRIZE_BOARD:
-        board = parse_amount(new_prize_board, what="The new prize board", allow_zero=False)
+        board = parse_amount(new_prize_board, what=gettext("The new prize board"), allow_zero=False)
         check_authority_allows(  # R:L2
             authority_kind=licence.authority_kind, sales_channel=terms.sales_channel, prize_board=board
         )

@@ -52,7 +52,7 @@ def application_create(
     eligibility_check(organisation=organisation)  # R:L1
     if applicant_kind not in ApplicantKind.values:
         raise LicensingError(gettext("Say whether this is a first-time or a returning applicant."))
-    prize_board = parse_amount(prize_board, what="The prize board", allow_zero=False)
+    prize_board = parse_amount(prize_board, what=gettext("The prize board"), allow_zero=False)
     check_authority_allows(authority_kind=authority_kind, sales_channel=sales_channel, prize_board=prize_board)
     application = Application.objects.create(
         organisation=organisation,
@@ -106,7 +106,14 @@ def sales_plan_parse(draws, prize_board) -> tuple[list[tuple[datetime.date, obje
     for index, (draw_on, max_sales) in enumerate(draws or [], start=1):
         if not isinstance(draw_on, datetime.date):
             raise LicensingError(gettext("Planned draw %(index)s needs a date.") % {"index": index})
-        parsed.append((draw_on, parse_amount(max_sales, what=f"The maximum sales of draw {index}", allow_zero=False)))
+        parsed.append(
+            (
+                draw_on,
+                parse_amount(
+                    max_sales, what=gettext("The maximum sales of draw %(index)s") % {"index": index}, allow_zero=False
+                ),
+            )
+        )
     if not parsed:
         raise LicensingError(gettext("Plan at least one draw: its date and the most you expect to sell."))
     dates = [d for d, _ in parsed]
@@ -225,24 +232,28 @@ def application_problems(
     problems = []
     planned = list(application.planned_draws.all()) if planned is None else planned
     if not planned:
-        problems.append("plan the draws: dates and maximum sales (L3)")
+        problems.append(gettext("plan the draws: dates and maximum sales (L3)"))
     checklist = application_checklist(application) if checklist is None else checklist
     missing = [row["label"] for row in checklist if not row["attached"] and not row["generated"]]
     if missing:
-        problems.append("attach the missing documents: " + "; ".join(missing) + " (L7)")
+        problems.append(gettext("attach the missing documents: %(documents)s (L7)") % {"documents": "; ".join(missing)})
     outstanding = outstanding_reports(application.organisation) if outstanding is None else outstanding
     overdue = [r for r in outstanding if r.is_overdue(today)]
     if overdue:  # R:L7 the outstanding reports are filed first
         problems.append(
-            "file the overdue reports first: " + "; ".join(report.describe() for report in overdue) + " (L7)"
+            gettext("file the overdue reports first: %(reports)s (L7)")
+            % {"reports": "; ".join(report.describe() for report in overdue)}
         )
     if not application.signers.exists():
-        problems.append("name the Licence Application signers (L7)")
+        problems.append(gettext("name the Licence Application signers (L7)"))
     earliest = application.earliest_start(today)
     if planned and planned[0].draw_on < earliest:
         problems.append(
-            f"the first draw is planned for {planned[0].draw_on:%Y-%m-%d}, before the earliest "
-            f"realistic start of {earliest:%Y-%m-%d}; move the schedule later (L6)"
+            gettext(
+                "the first draw is planned for %(first)s, before the earliest realistic start of %(earliest)s; "
+                "move the schedule later (L6)"
+            )
+            % {"first": f"{planned[0].draw_on:%Y-%m-%d}", "earliest": f"{earliest:%Y-%m-%d}"}
         )
     return problems
 
@@ -255,7 +266,7 @@ def application_submit(*, actor, application: Application, today: datetime.date 
     # submitted_on is what the earliest start counts from.
     problems = application_problems(application, today=today)
     if problems:
-        raise LicensingError("The application is not ready: " + "; ".join(problems) + ".")
+        raise LicensingError(gettext("The application is not ready: %(problems)s.") % {"problems": "; ".join(problems)})
     application.status = ApplicationStatus.SUBMITTED
     application.submitted_on = today
     application.save(update_fields=["status", "submitted_on"])

@@ -73,4 +73,8 @@ def eligibility_check(*, organisation: Organisation, today: datetime.date | None
         )
     problems = eligibility.problems(today)
     if problems:
-        raise LicensingError(f"{organisation} cannot be licensed yet: " + "; ".join(problems) + ".", rule="L1")
+        raise LicensingError(
+            gettext("%(organisation)s cannot be licensed yet: %(problems)s.")
+            % {"organisation": organisation, "problems": "; ".join(problems)},
+            rule="L1",
+        )

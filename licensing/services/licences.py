@@ -111,13 +111,13 @@ def licence_create(
         )
     if Licence.objects.filter(number=number).exists():
         raise LicensingError(gettext("Licence %(number)s is already recorded.") % {"number": number})
-    prize_board = parse_amount(prize_board, what="The prize board", allow_zero=False)
+    prize_board = parse_amount(prize_board, what=gettext("The prize board"), allow_zero=False)
     check_authority_allows(authority_kind=authority_kind, sales_channel=sales_channel, prize_board=prize_board)
     if fee_rate_percent is None:
         fee_rate_percent = DEFAULT_FEE_RATE_PERCENT[authority_kind]
-    fee_rate_percent = parse_amount(fee_rate_percent, what="The fee rate")
+    fee_rate_percent = parse_amount(fee_rate_percent, what=gettext("The fee rate"))
     if fee_rate_percent > Decimal("3"):  # R:L9
-        raise LicensingError("The licence fee rate cannot be more than 3% of the prize board.", rule="L9")
+        raise LicensingError(gettext("The licence fee rate cannot be more than 3% of the prize board."), rule="L9")
     if expires_on <= issued_on:
         raise LicensingError(gettext("The licence must expire after the day it is issued."))
     eligibility_check(organisation=organisation, today=issued_on)  # R:L1

@@ -25,7 +25,9 @@ MEASURES = {
 
 
 def _threshold(index: int, row: dict) -> SafetyThreshold:
-    jackpot = parse_amount(row.get("jackpot_from"), what=f"The jackpot of threshold {index}")
+    jackpot = parse_amount(
+        row.get("jackpot_from"), what=gettext("The jackpot of threshold %(index)s") % {"index": index}
+    )
     try:
         attendance = int(row.get("expected_attendance") or 0)
         volunteers = int(row.get("volunteers") or 0)

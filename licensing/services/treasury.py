@@ -151,7 +151,7 @@ def deposit_record(
         raise LicensingError(
             gettext("Deposit slip %(slip_number)s is already recorded.") % {"slip_number": slip_number}
         )
-    amount = parse_amount(amount, what="The deposit", allow_zero=False)
+    amount = parse_amount(amount, what=gettext("The deposit"), allow_zero=False)
     if deposited_on < account.opened_on:
         raise LicensingError(
             gettext("The trust account was opened on %(opened_on)s; a deposit cannot be earlier.")
@@ -264,7 +264,7 @@ def expense_record(
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     if kind not in ExpenseKind.values:
         raise LicensingError(gettext("Say whether this is an expense of the lottery or a use of net proceeds."))
-    amount = parse_amount(amount, what="The amount", allow_zero=False)
+    amount = parse_amount(amount, what=gettext("The amount"), allow_zero=False)
     if not (payee or "").strip() or not (description or "").strip():
         raise LicensingError(gettext("Give the payee and what the money was for."))
     if not (reference or "").strip():
@@ -361,7 +361,7 @@ def donated_prize_record(
     licence = Licence.objects.select_for_update().get(pk=licence.pk)
     if not (description or "").strip() or not (donor or "").strip():
         raise LicensingError(gettext("Describe the donated prize and name its donor."))
-    value = parse_amount(value, what="The prize's value", allow_zero=False)
+    value = parse_amount(value, what=gettext("The prize's value"), allow_zero=False)
     prize = DonatedPrize.objects.create(
         licence=licence,
         description=description.strip()[:200],

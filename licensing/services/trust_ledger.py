@@ -60,7 +60,7 @@ def deduction_record(
             ),
             rule="L12",
         )
-    amount = parse_amount(amount, what="The deduction", allow_zero=False)
+    amount = parse_amount(amount, what=gettext("The deduction"), allow_zero=False)
     evidence_reference = (evidence_reference or "").strip()
     if not evidence_reference:  # R:L12
         raise LicensingError(
@@ -107,7 +107,7 @@ def interest_record(
 ) -> InterestCredit:
     """Interest the bank credited to the trust account (reported in the final report, R2)."""
     account = TrustAccount.objects.select_for_update().get(pk=account.pk)
-    amount = parse_amount(amount, what="The interest", allow_zero=False)
+    amount = parse_amount(amount, what=gettext("The interest"), allow_zero=False)
     evidence_reference = (evidence_reference or "").strip()
     if not evidence_reference:
         raise LicensingError(gettext("Name the bank statement that shows the interest."))
@@ -132,7 +132,9 @@ class StatementRefused(LicensingError):
 
     def __init__(self, problems: list[str]):
         self.problems = problems
-        super().__init__("The bank statement was not imported: " + "; ".join(problems))
+        super().__init__(
+            gettext("The bank statement was not imported: %(problems)s") % {"problems": "; ".join(problems)}
+        )
 
 
 @dataclass
@@ -162,7 +164,7 @@ def _parse_date(text: str) -> datetime.date:
             return datetime.datetime.strptime(text, pattern).date()
         except ValueError:
             continue
-    raise ValueError(f"date {text!r} is not a date (use 2026-12-31 or 12/31/2026)")
+    raise ValueError(gettext("date %(text)r is not a date (use 2026-12-31 or 12/31/2026)") % {"text": text})
 
 
 def _parse_signed(text: str) -> Decimal:
@@ -175,9 +177,9 @@ def _parse_signed(text: str) -> Decimal:
     try:
         value = Decimal(raw)
     except InvalidOperation:
-        raise ValueError(f"{text!r} is not an amount") from None
+        raise ValueError(gettext("%(text)r is not an amount") % {"text": text}) from None
     if value != value.quantize(CENT):
-        raise ValueError(f"{text!r} has fractions of a cent")
+        raise ValueError(gettext("%(text)r has fractions of a cent") % {"text": text})
     return -value if negative else value
 
 
@@ -191,9 +193,9 @@ def _columns(header: list[str]) -> dict[str, int]:
                 break
     missing = [k for k in ("date", "description", "balance") if k not in found]
     if "amount" not in found and not ("debit" in found or "credit" in found):
-        missing.append("amount (or debit and credit)")
+        missing.append(gettext("amount (or debit and credit)"))
     if missing:
-        raise StatementRefused([f"the header has no column for {', '.join(missing)}"])
+        raise StatementRefused([gettext("the header has no column for %(columns)s") % {"columns": ", ".join(missing)}])
     return found
 
 
@@ -203,11 +205,16 @@ def statement_rows(text: str) -> list[StatementRow]:
     reader = csv.reader(io.StringIO(text.lstrip("\ufeff")))
     rows = [
         r
-        for r in read_csv_rows(reader, lambda line, problem: StatementRefused([f"line {line}: {problem}"]))
+        for r in read_csv_rows(
+            reader,
+            lambda line, problem: StatementRefused(
+                [gettext("line %(line)s: %(problem)s") % {"line": line, "problem": problem}]
+            ),
+        )
         if any(cell.strip() for cell in r)
     ]
     if not rows:
-        raise StatementRefused(["the file is empty"])
+        raise StatementRefused([gettext("the file is empty")])
     cols = _columns(rows[0])
     parsed, problems = [], []
     for number, row in enumerate(rows[1:], start=2):
@@ -227,19 +234,27 @@ def statement_rows(text: str) -> list[StatementRow]:
                 )
             )
         except ValueError as error:
-            problems.append(f"row {number}: {error}")
+            problems.append(gettext("row %(line)s: %(problem)s") % {"line": number, "problem": error})
     if problems:
         raise StatementRefused(problems)
     parsed = [r for r in parsed if r.amount != 0]
     if not parsed:
-        raise StatementRefused(["the statement has no line that moves money"])
+        raise StatementRefused([gettext("the statement has no line that moves money")])
     if parsed[0].posted_on > parsed[-1].posted_on:
         parsed.reverse()  # newest first, as many banks export: read it oldest first
     for before, after in zip(parsed, parsed[1:], strict=False):
         if before.balance + after.amount != after.balance:
             problems.append(
-                f"row {after.line_number}: the balance {after.balance} is not {before.balance} "
-                f"plus {after.amount}; the file is not the whole statement"
+                gettext(
+                    "row %(line)s: the balance %(balance)s is not %(before)s plus %(amount)s; the file is not the "
+                    "whole statement"
+                )
+                % {
+                    "line": after.line_number,
+                    "balance": after.balance,
+                    "before": before.balance,
+                    "amount": after.amount,
+                }
             )
     if problems:
         raise StatementRefused(problems)
@@ -252,7 +267,7 @@ def bank_statement_import(*, actor, account: TrustAccount, text: str, file_name:
     account = TrustAccount.objects.select_for_update().get(pk=account.pk)
     digest = hashlib.sha256(text.encode()).hexdigest()
     if BankStatement.objects.filter(account=account, sha256=digest).exists():
-        raise StatementRefused(["this statement file is already imported"])
+        raise StatementRefused([gettext("this statement file is already imported")])
     rows = statement_rows(text)
     statement = BankStatement.objects.create(
         account=account,

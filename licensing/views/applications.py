@@ -113,7 +113,7 @@ def application_detail(request, application_id: int):
             if _run(
                 request,
                 services.application_attach_safety_plan,
-                f"Safety and security plan version {plan.version} attached.",
+                gettext("Safety and security plan version %(version)s attached.") % {"version": plan.version},
                 application=application,
                 plan=plan,
             ):
@@ -123,7 +123,7 @@ def application_detail(request, application_id: int):
             if _run(
                 request,
                 services.application_record_licence,
-                f"Package kept with licence {licence.number}.",
+                gettext("Package kept with licence %(number)s.") % {"number": licence.number},
                 application=application,
                 licence=licence,
             ):

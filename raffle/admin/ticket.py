@@ -118,7 +118,7 @@ class SaleAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
                     sold_by_id=obj.sold_by_id,
                 )
 
-            purchaser_contact.short_description = "purchaser contact"
+            purchaser_contact.short_description = gettext_lazy("purchaser contact")
             request._sale_admin_fields = [
                 purchaser_contact if f.name == "purchaser_contact" else f.name for f in Sale._meta.fields
             ]

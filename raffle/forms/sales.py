@@ -37,8 +37,11 @@ class SaleForm(forms.Form):
                 label=gettext("This sale is made inside %(hall)s") % {"hall": hall},
                 required=True,
                 error_messages={
-                    "required": f"A bingo event's tickets are sold inside {hall} "
-                    "only: tick the box if this sale is made there."
+                    "required": gettext(
+                        "A bingo event's tickets are sold inside %(hall)s only: tick the box if this sale is made "
+                        "there."
+                    )
+                    % {"hall": hall}
                 },
             )
 

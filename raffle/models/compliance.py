@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from core.models import AppendOnlyModel
 from raffle.models.event import Event
@@ -52,4 +52,4 @@ class RegistrarNotification(AppendOnlyModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} on {self.occurred_on:%Y-%m-%d}"
+        return gettext("%(kind)s on %(day)s") % {"kind": self.get_kind_display(), "day": f"{self.occurred_on:%Y-%m-%d}"}

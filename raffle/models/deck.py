@@ -18,6 +18,7 @@ included. The rows are append-only in PostgreSQL.
 import hashlib
 
 from django.db import models
+from django.utils.translation import gettext
 
 from core.models import AppendOnlyModel
 from raffle.models.event import Envelope
@@ -45,7 +46,10 @@ class DeckCommitment(AppendOnlyModel):
         ]
 
     def __str__(self) -> str:
-        return f"Commitment of {self.envelope} ({self.commitment[:12]}…)"
+        return gettext("Commitment of %(envelope)s (%(hash)s…)") % {
+            "envelope": self.envelope,
+            "hash": self.commitment[:12],
+        }
 
     @property
     def published_salt(self) -> str:

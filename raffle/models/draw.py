@@ -4,7 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from core.models import AppendOnlyModel
 from core.money import Rounding
@@ -189,7 +189,7 @@ class Draw(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Draw {self.number}"
+        return gettext("Draw %(number)s") % {"number": self.number}
 
     @property
     def next_step(self) -> Step | None:
@@ -320,7 +320,11 @@ class MustGoTicket(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.draw}, ticket {self.sequence}: {self.winning_serial}"
+        return gettext("%(draw)s, ticket %(sequence)s: %(serial)s") % {
+            "draw": self.draw,
+            "sequence": self.sequence,
+            "serial": self.winning_serial,
+        }
 
     @property
     def members_in_charge_named(self) -> bool:

@@ -3,9 +3,9 @@
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
-from core.money import Rounding
+from core.money import Rounding, format_money_here
 from licensing.models import Licence
 from raffle.cards import CARD_CHOICES, card_name_for_reader
 
@@ -117,7 +117,7 @@ class Event(models.Model):
         max_length=10,
         choices=Rounding.CHOICES,
         default=Rounding.CENT,
-        help_text="How the 20% draw prize and 30% jackpot share are rounded (Rules of Play).",
+        help_text=gettext_lazy("How the 20% draw prize and 30% jackpot share are rounded (Rules of Play)."),
     )
     envelope_taken_procedure = models.CharField(
         max_length=20, choices=EnvelopeTakenProcedure.choices, default=EnvelopeTakenProcedure.NEXT_HIGHER
@@ -252,7 +252,10 @@ class PriceTier(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.quantity} for ${self.price:,.2f}"
+        return gettext("%(quantity)s for %(price)s") % {
+            "quantity": self.quantity,
+            "price": format_money_here(self.price),
+        }
 
 
 class Envelope(models.Model):
@@ -280,7 +283,7 @@ class Envelope(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Envelope {self.number}"
+        return gettext("Envelope %(number)s") % {"number": self.number}
 
     @property
     def is_open(self) -> bool:

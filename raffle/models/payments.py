@@ -11,8 +11,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
+from core.money import format_money_here
 from licensing.models import Deposit, PaymentMethod
 from raffle.models.draw import Draw, MustGoTicket
 from raffle.models.event import Event, money_field
@@ -44,7 +45,11 @@ class DepositCoverage(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.deposit} covers ${self.amount:,.2f} of {self.draw}"
+        return gettext("%(deposit)s covers %(amount)s of %(draw)s") % {
+            "deposit": self.deposit,
+            "amount": format_money_here(self.amount),
+            "draw": self.draw,
+        }
 
 
 class SeedDeposit(models.Model):
@@ -59,7 +64,10 @@ class SeedDeposit(models.Model):
         constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="seed_deposit_amount_positive")]
 
     def __str__(self) -> str:
-        return f"{self.deposit} holds ${self.amount:,.2f} of the seed jackpot"
+        return gettext("%(deposit)s holds %(amount)s of the seed jackpot") % {
+            "deposit": self.deposit,
+            "amount": format_money_here(self.amount),
+        }
 
 
 class PrizeKind(models.TextChoices):
@@ -107,7 +115,12 @@ class PrizePayment(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} of {self.draw}: ${self.amount:,.2f} to {self.payee}"
+        return gettext("%(kind)s of %(draw)s: %(amount)s to %(payee)s") % {
+            "kind": self.get_kind_display(),
+            "draw": self.draw,
+            "amount": format_money_here(self.amount),
+            "payee": self.payee,
+        }
 
 
 class UnclaimedPrize(models.Model):
@@ -141,7 +154,7 @@ class UnclaimedPrize(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Unclaimed {self.get_kind_display().lower()} of {self.draw}"
+        return gettext("Unclaimed %(kind)s of %(draw)s") % {"kind": self.get_kind_display().lower(), "draw": self.draw}
 
     @property
     def hold_until(self) -> datetime.date:

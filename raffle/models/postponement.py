@@ -5,7 +5,7 @@ twice has two rows, the first of which keeps the time first advertised."""
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from core.models import AppendOnlyModel
 from raffle.models.compliance import NotificationMethod
@@ -40,4 +40,4 @@ class DrawPostponement(AppendOnlyModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.draw} postponed"
+        return gettext("%(draw)s postponed") % {"draw": self.draw}

@@ -5,7 +5,7 @@ report."""
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from raffle.models.draw import Draw
 
@@ -24,4 +24,8 @@ class WinnersPublication(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.draw}: published {self.published_on:%Y-%m-%d} on {self.where}"
+        return gettext("%(draw)s: published %(day)s on %(where)s") % {
+            "draw": self.draw,
+            "day": f"{self.published_on:%Y-%m-%d}",
+            "where": self.where,
+        }

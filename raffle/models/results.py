@@ -2,7 +2,7 @@
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from raffle.models.draw import Draw
 
@@ -36,4 +36,6 @@ class WinnerNameConsent(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.draw}: {'publish ' + self.published_name if self.publish else 'do not publish'}"
+        if self.publish:
+            return gettext("%(draw)s: publish %(name)s") % {"draw": self.draw, "name": self.published_name}
+        return gettext("%(draw)s: do not publish") % {"draw": self.draw}

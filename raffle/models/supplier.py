@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from licensing.models import Deposit
 from raffle.models.draw import Draw
@@ -36,7 +36,7 @@ class SupplierImport(models.Model):
         ordering = ["draw", "imported_at"]
 
     def __str__(self) -> str:
-        return f"Supplier import {self.pk} for {self.draw}"
+        return gettext("Supplier import %(pk)s for %(draw)s") % {"pk": self.pk, "draw": self.draw}
 
 
 class SupplierResult(models.Model):
@@ -50,7 +50,7 @@ class SupplierResult(models.Model):
     rng_reference = models.CharField(max_length=120)
 
     def __str__(self) -> str:
-        return f"{self.draw}: supplier drew {self.winning_ticket_number}"
+        return gettext("%(draw)s: supplier drew %(number)s") % {"draw": self.draw, "number": self.winning_ticket_number}
 
 
 class SupplierSettlement(models.Model):
@@ -85,7 +85,10 @@ class SupplierSettlement(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Settlement of {self.draw} ({self.settlement_date:%Y-%m-%d})"
+        return gettext("Settlement of %(draw)s (%(day)s)") % {
+            "draw": self.draw,
+            "day": f"{self.settlement_date:%Y-%m-%d}",
+        }
 
     @property
     def fees(self):

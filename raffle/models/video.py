@@ -7,7 +7,7 @@ import datetime
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from raffle.models.draw import Draw
 
@@ -62,7 +62,7 @@ class DrawVideo(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Video of {self.draw}"
+        return gettext("Video of %(draw)s") % {"draw": self.draw}
 
     @property
     def reference(self) -> str:

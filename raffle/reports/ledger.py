@@ -43,6 +43,10 @@ from raffle.models import (
 from raffle.services.draw_sales import close_sales_figures
 from raffle.services.prize_board import prizes_committed
 
+# The column names are a machine-readable format, the same in every language:
+# `plan_import` reads an exported ledger back by these names (docs/treasurer-guide.md).
+# The import's refusals below stay English too: only the `import_history`
+# management command reaches them, on an operator's console (#16).
 LEDGER_COLUMNS = [
     "draw_number",
     "draw_date",

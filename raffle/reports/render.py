@@ -7,6 +7,7 @@ in the first column (the label is repeated in `draw_number`, where the first
 exports put it)."""
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import anchor_text
 from core.csvsafe import csv_text
@@ -16,7 +17,10 @@ from raffle.reports.builders import FinalReport, FourDrawReport, final_report, f
 
 
 def _footer(licence) -> str:
-    return f"Licence {licence.number} · {licence.organisation.name}"
+    return gettext("Licence %(number)s · %(organisation)s") % {
+        "number": licence.number,
+        "organisation": licence.organisation.name,
+    }
 
 
 def four_draw_pdf(report: FourDrawReport) -> bytes:

@@ -15,6 +15,8 @@ import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.utils.translation import gettext
+
 from core.money import ZERO
 from licensing.models import (
     BankStatement,
@@ -83,7 +85,12 @@ def ledger_entries(licence: Licence, *, payments=None, expenses=None, deposits=N
         LedgerEntry(
             d.deposited_on,
             "deposit",
-            f"Deposit slip {d.slip_number}{' (the seed jackpot, P6)' if hasattr(d, 'seed_part') else ''}",
+            (
+                gettext("Deposit slip %(number)s (the seed jackpot, P6)")
+                if hasattr(d, "seed_part")
+                else gettext("Deposit slip %(number)s")
+            )
+            % {"number": d.slip_number},
             d.slip_number,
             d.amount,
             "deposit",

@@ -10,6 +10,7 @@ import secrets
 from dataclasses import dataclass, field
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from raffle.cards import DECK
 from raffle.models import DeckCommitment, Envelope, Event, deck_commitment_hash
@@ -92,10 +93,10 @@ def deck_verify(*, event: Event) -> DeckReport:
         DeckCommitment.objects.filter(envelope__event=event).select_related("envelope").order_by("envelope__number")
     )
     if event.deck_kind != "electronic":
-        report.problems.append("this event uses a paper deck; there are no commitments to verify")
+        report.problems.append(gettext("this event uses a paper deck; there are no commitments to verify"))
         return report
     if len(commitments) != 52:
-        report.problems.append(f"{len(commitments)} commitments found instead of 52")
+        report.problems.append(gettext("%(count)s commitments found instead of 52") % {"count": len(commitments)})
     for row in commitments:
         envelope = row.envelope
         if not envelope.is_open:
@@ -109,7 +110,10 @@ def deck_verify(*, event: Event) -> DeckReport:
             EnvelopeCheck(envelope.number, row.commitment, True, envelope.card, row.salt, recomputed, ok)
         )
         if not ok:
-            report.problems.append(f"envelope {envelope.number}: the revealed card does not match its commitment")
+            report.problems.append(
+                gettext("envelope %(number)s: the revealed card does not match its commitment")
+                % {"number": envelope.number}
+            )
     report.root = deck_root([row.commitment for row in commitments])
     setup = (
         AuditEntry.objects.filter(action="raffle.event.setup", object_type="raffle.event", object_id=str(event.pk))
@@ -119,6 +123,8 @@ def deck_verify(*, event: Event) -> DeckReport:
     report.published_root = setup.data.get("deck_root", "") if setup else ""
     if report.published_root != report.root:
         report.problems.append(
-            "the list of commitments differs from the one recorded in the audit trail when the event was set up"
+            gettext(
+                "the list of commitments differs from the one recorded in the audit trail when the event was set up"
+            )
         )
     return report

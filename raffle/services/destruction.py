@@ -106,8 +106,11 @@ def _authenticate_members(*signers: tuple[BonaFideMember, str, str]) -> list:
     for (member, _password, role), matches in zip(signers, results, strict=True):
         if not matches:
             raise MemberPasswordRefused(
-                f"The password given for {member.full_name}, who {role}, is not right. "
-                f"{member.full_name} must type their own password.",
+                gettext(
+                    "The password given for %(name)s, who %(role)s, is not right. %(name)s must type their own "
+                    "password."
+                )
+                % {"name": member.full_name, "role": role},
                 member=member,
                 role=role,
             )

@@ -129,7 +129,7 @@ def close_sales_figures(
     plan apply)."""
     counted = None
     if ticket_sales is not None and str(ticket_sales).strip() != "":
-        counted = parse_amount(ticket_sales, what="The draw's ticket sales")
+        counted = parse_amount(ticket_sales, what=gettext("The draw's ticket sales"))
     valid = void = None
     if draw.is_imported:
         if counted is None:
@@ -226,7 +226,7 @@ def draw_close_sales(*, actor, draw: Draw, ticket_sales=None, container_count=No
     event, draw, step = draw_machine.begin(draw, "close_sales")
     figures = close_sales_figures(draw, ticket_sales=ticket_sales, container_count=container_count)
     if expected_sales is not None and str(expected_sales).strip() != "":
-        shown = parse_amount(expected_sales, what="The total shown")
+        shown = parse_amount(expected_sales, what=gettext("The total shown"))
         if shown != figures.sales:  # R:P1 close only at the total that was shown
             raise RaffleError(
                 gettext(

@@ -4,7 +4,7 @@ import datetime
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from core.audit import audit_record
 from core.money import Rounding, parse_amount
@@ -43,7 +43,17 @@ def _parse_price_tiers(price_tiers) -> list[tuple[int, object]]:
             ) from None
         if quantity < 1:
             raise RaffleError(gettext("A price tier must sell at least one ticket."))
-        parsed.append((quantity, parse_amount(price, what=f"The price of {quantity} ticket(s)", allow_zero=False)))
+        parsed.append(
+            (
+                quantity,
+                parse_amount(
+                    price,
+                    what=ngettext("The price of %(quantity)s ticket", "The price of %(quantity)s tickets", quantity)
+                    % {"quantity": quantity},
+                    allow_zero=False,
+                ),
+            )
+        )
     if not parsed:
         raise RaffleError(gettext("Give at least one ticket price, for example 1 for $5."))
     if len({q for q, _ in parsed}) != len(parsed):
@@ -118,7 +128,7 @@ def event_setup(
             % {"licence_expires_on": format(licence_expires_on(licence, first_day), "%Y-%m-%d")}
         )
     tiers = _parse_price_tiers(price_tiers)
-    seed = parse_amount(seed_jackpot, what="The seed jackpot")
+    seed = parse_amount(seed_jackpot, what=gettext("The seed jackpot"))
     credit = check_seed_terms(
         licence=licence,
         seed=seed,

@@ -14,7 +14,7 @@ from django.db.models import DecimalField, Exists, F, OuterRef, Subquery, Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from core.money import ZERO, format_money, format_money_here, max_sales_for_prizes, parse_amount, prizes_of
+from core.money import ZERO, format_money_here, max_sales_for_prizes, parse_amount, prizes_of
 from licensing.models import AmendmentKind, PlannedDraw
 from licensing.terms import approved_amendments, licence_prize_board_on, licence_sales_plan_on
 from raffle.errors import RaffleError
@@ -75,7 +75,7 @@ def prize_board_check(
     progress at a time). Returns the prizes the sales would bring the
     event to. Raises `RaffleError` that says what to do.
     """
-    extra_sales = parse_amount(extra_sales, what="The sales")
+    extra_sales = parse_amount(extra_sales, what=gettext("The sales"))
     board = licence_prize_board_on(event.licence, on or timezone.localdate())
     committed = prizes_committed(event) if committed is None else committed
     total = committed + prizes_of(extra_sales, rounding=event.rounding)
@@ -104,7 +104,9 @@ def prize_board_check(
 
 
 def _seed_note(event: Event) -> str:
-    return f", the seed jackpot of {format_money(event.seed_jackpot)} included" if event.seed_jackpot else ""
+    if not event.seed_jackpot:
+        return ""
+    return gettext(", the seed jackpot of %(amount)s included") % {"amount": format_money_here(event.seed_jackpot)}
 
 
 def sales_plan_max(*, draw: Draw, on: datetime.date | None = None) -> Decimal | None:
@@ -130,7 +132,7 @@ def sales_plan_check(*, draw: Draw, total, on: datetime.date | None = None, plan
     returns, stub sales, device and supplier imports), at the close of sales
     and in history imports. `total` is the draw's valid sales with the ones
     being recorded; `planned`, the maximum when the caller read it already."""
-    total = parse_amount(total, what="The sales")
+    total = parse_amount(total, what=gettext("The sales"))
     planned = sales_plan_max(draw=draw, on=on) if planned is ... else planned
     if planned is None or total <= planned:
         return

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from django.db.models import Sum
+from django.utils.translation import gettext, ngettext
 
 from licensing.models import ExcludedPerson
 from raffle.errors import RaffleError
@@ -58,9 +59,16 @@ def _check_excluded(draw: Draw, purchases: list[Purchase]) -> None:
             person, column = by_contact.get(normal_contact(purchase.contact)), "purchaser_contact"
         if person is not None:
             raise PurchaseRefused(
-                f"Rules of Play, excluded persons: {purchase.name.strip()} matches {person.full_name} "
-                f"({person.get_reason_display().lower()}) on {draw.event.licence.organisation}'s list of "
-                "people who may not buy tickets.",
+                gettext(
+                    "Rules of Play, excluded persons: %(name)s matches %(person)s (%(reason)s) on "
+                    "%(organisation)s's list of people who may not buy tickets."
+                )
+                % {
+                    "name": purchase.name.strip(),
+                    "person": person.full_name,
+                    "reason": person.get_reason_display().lower(),
+                    "organisation": draw.event.licence.organisation,
+                },
                 purchase=purchase,
                 column=column,
             )
@@ -98,8 +106,20 @@ def purchase_limits_check(*, draw: Draw, purchases: list[Purchase]) -> None:
         held[key] = held.get(key, 0) + purchase.tickets
         if held[key] > limit:
             raise PurchaseRefused(
-                f"Rules of Play, per-person limit: one person may buy at most {limit} ticket(s) for draw "
-                f"{draw.number}; {purchase.name.strip()} ({purchase.contact.strip()}) would hold {held[key]}.",
+                ngettext(
+                    "Rules of Play, per-person limit: one person may buy at most %(limit)s ticket for draw "
+                    "%(number)s; %(name)s (%(contact)s) would hold %(held)s.",
+                    "Rules of Play, per-person limit: one person may buy at most %(limit)s tickets for draw "
+                    "%(number)s; %(name)s (%(contact)s) would hold %(held)s.",
+                    limit,
+                )
+                % {
+                    "limit": limit,
+                    "number": draw.number,
+                    "name": purchase.name.strip(),
+                    "contact": purchase.contact.strip(),
+                    "held": held[key],
+                },
                 purchase=purchase,
                 column="purchaser_name",
             )

@@ -218,10 +218,18 @@ def draws_follow_schedule_amendment(*, actor, amendment: LicenceAmendment) -> No
             new_at = amended_draw_time(event, draw.number, draw.scheduled_at)
             if new_at != draw.scheduled_at:
                 if new_at <= now or (ahead is not None and new_at <= ahead):
+                    if new_at <= now:
+                        why = gettext(
+                            "The amended schedule moves draw %(number)s to %(at)s, which has passed; correct the "
+                            "amendment's dates before approving it."
+                        )
+                    else:
+                        why = gettext(
+                            "The amended schedule moves draw %(number)s to %(at)s, not after draw %(before)s's "
+                            "time; correct the amendment's dates before approving it."
+                        )
                     raise RaffleError(
-                        f"The amended schedule moves draw {draw.number} to {advertised(new_at)}, "
-                        + ("which has passed" if new_at <= now else f"not after draw {draw.number - 1}'s time")
-                        + "; correct the amendment's dates before approving it.",
+                        why % {"number": draw.number, "at": advertised(new_at), "before": draw.number - 1},
                         rule="D9",
                     )
                 moved_from, draw.scheduled_at = draw.scheduled_at, new_at

@@ -33,7 +33,7 @@ def deposit_cover_seed(*, actor, deposit: Deposit, amount) -> SeedDeposit:
     deposit = Deposit.objects.select_for_update().select_related("account__licence").get(pk=deposit.pk)
     licence = deposit.account.licence
     event = Event.objects.select_for_update().filter(licence=licence).first()
-    amount = parse_amount(amount, what="The seed part of the deposit", allow_zero=False)
+    amount = parse_amount(amount, what=gettext("The seed part of the deposit"), allow_zero=False)
     if event is None or not event.seed_jackpot:
         raise RaffleError(
             gettext("Licence %(number)s's event has no seed jackpot; this deposit cannot hold one.")

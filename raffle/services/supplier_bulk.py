@@ -34,7 +34,7 @@ from raffle.services.prize_board import prize_board_check, sales_plan_check
 from raffle.services.purchase_limits import Purchase, purchase_limits_check
 from raffle.services.supplier_formats import SALES_COLUMNS, SupplierFile
 from raffle.services.supplier_parse import STATUSES, SalesWindow
-from raffle.services.supplier_write import STATUS_REASONS
+from raffle.services.supplier_write import STATUS_REASONS, next_sale_id
 
 CHUNK = 8 << 20
 # Bytes the row-by-row reader refuses or reads otherwise: C0 controls but the
@@ -69,6 +69,7 @@ class _Bytes:
     quotes_opening: int = 0  # a quote right after a comma or a line break
     clean: bool = True  # no control character
     ascii: bool = True
+    work_mem: str = ""  # the transaction's own, put back at the end
 
 
 STAGE = f"""
@@ -127,9 +128,9 @@ SPELLINGS = "SELECT DISTINCT price_tier, amount, envelope_pick, status FROM supp
 # (as the row-by-row path numbers them).
 GROUPS = """
 CREATE TEMP TABLE supplier_groups ON COMMIT DROP AS
-SELECT nextval(pg_get_serial_sequence('raffle_sale', 'id')) AS sale_id, g.*
+SELECT {sale_id} AS sale_id, g.*
 FROM (
-    SELECT order_id, price_tier::int AS quantity, status, min(n) AS first_n, count(*) AS tickets,
+    SELECT order_id, price_tier::int AS quantity, status, min(n) AS first_n, max(n) AS last_n, count(*) AS tickets,
         sum(amount::numeric(12, 2)) AS amount
     FROM supplier_stage GROUP BY order_id, price_tier::int, status ORDER BY min(n)
 ) g
@@ -144,7 +145,8 @@ SELECT count(*) FILTER (WHERE g.tickets %% t.quantity <> 0 OR g.amount <> t.pric
     coalesce(sum(g.amount) FILTER (WHERE g.status = 'sold'), 0),
     coalesce(sum(g.amount) FILTER (WHERE g.status <> 'sold'), 0),
     count(*) FILTER (WHERE g.status = 'sold'),
-    count(*) FILTER (WHERE g.status <> 'sold')
+    count(*) FILTER (WHERE g.status <> 'sold'),
+    count(*) FILTER (WHERE g.last_n - g.first_n + 1 <> g.tickets)
 FROM supplier_groups g JOIN unnest(%(quantities)s::int[], %(prices)s::numeric[]) AS t(quantity, price)
     ON t.quantity = g.quantity
 """
@@ -174,13 +176,22 @@ JOIN unnest(%(quantities)s::int[], %(tier_ids)s::bigint[]) AS t(quantity, tier_i
 
 # R:T3 a ticket number twice in the file or already sold under the licence:
 # the unique constraint refuses the statement, and the row-by-row path names the line.
-INSERT_TICKETS = f"""
+# The tickets are numbered by their sale's first line, then their own; when each
+# sale's lines follow one another in the file (as exports write them), that is
+# the order of the lines, and the line's number gives the seq without a sort.
+_TICKETS = f"""
 INSERT INTO raffle_ticket (licence_id, draw_id, sale_id, serial, seq, is_void)
-SELECT %(licence)s, %(draw)s, g.sale_id, {_SERIAL}, %(seq)s + row_number() OVER (ORDER BY g.first_n, s.n),
-    g.status <> 'sold'
+SELECT %(licence)s, %(draw)s, g.sale_id, {_SERIAL}, %(seq)s + {{seq}}, g.status <> 'sold'
 FROM supplier_stage s JOIN supplier_groups g
     ON g.order_id = s.order_id AND g.quantity = s.price_tier::int AND g.status = s.status
 """
+INSERT_TICKETS = {
+    True: _TICKETS.format(seq="s.n"),  # n counts the lines from 1 (a new identity)
+    False: _TICKETS.format(seq="row_number() OVER (ORDER BY g.first_n, s.n)"),
+}
+# Sized for the statements below (a hash of the file's orders, not spilled to
+# disk), for this transaction only; put back when the path is done.
+WORK_MEM = "SELECT current_setting('work_mem'), set_config('work_mem', '256MB', true)"
 
 
 def _header_is_generic(content: bytes) -> bool:
@@ -197,6 +208,8 @@ def _copy_into_stage(cursor, content: bytes) -> _Bytes:
     """COPY the file; each chunk's bytes are counted while the server reads the one before."""
     cursor.execute(STAGE)
     seen = _Bytes()
+    cursor.execute(WORK_MEM)
+    seen.work_mem = cursor.fetchone()[0]
     with cursor.copy(
         f"COPY supplier_stage ({', '.join(SALES_COLUMNS)}) FROM STDIN WITH (FORMAT csv, HEADER true)"
     ) as copy:
@@ -278,9 +291,11 @@ def _vouch_and_write(*, actor, draw: Draw, file: SupplierFile, tiers, sealed, wi
             raise _NotVouched
         if not _spellings_vouched(cursor, tiers, sealed):
             raise _NotVouched
-        cursor.execute(GROUPS)
+        cursor.execute(GROUPS.format(sale_id=next_sale_id(cursor)))
         cursor.execute(GROUP_CHECK, params)
-        wrong, orders, tickets_sold, tickets_void, amount_sold, amount_void, sales_valid, sales_void = cursor.fetchone()
+        (wrong, orders, tickets_sold, tickets_void, amount_sold, amount_void, sales_valid, sales_void, apart) = (
+            cursor.fetchone()
+        )
         if wrong:
             raise _NotVouched
         _check_limits(draw, cursor, amount_sold)
@@ -297,8 +312,9 @@ def _vouch_and_write(*, actor, draw: Draw, file: SupplierFile, tiers, sealed, wi
             },
         )
         seq = Ticket.objects.last_seq(draw.pk)
-        cursor.execute(INSERT_TICKETS, {**params, "seq": seq})
+        cursor.execute(INSERT_TICKETS[apart == 0], {**params, "seq": seq})
         cursor.execute("DROP TABLE supplier_groups, supplier_stage")
+        cursor.execute("SELECT set_config('work_mem', %s, true)", [seen.work_mem])
     # The draw's running totals (issue #18) move with the imported rows; the draw is locked.
     Draw.objects.filter(pk=draw.pk).update(
         sales_amount=F("sales_amount") + amount_sold,

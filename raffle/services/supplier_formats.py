@@ -171,9 +171,14 @@ def read_rows(file: SupplierFile, kind: str, mapping: SupplierMapping = GENERIC,
                 file=file.name,
                 line=1,
                 column=theirs,
-                problem=f"the column “{theirs}” is missing"
-                + (f" (our {column})" if theirs != column else "")
-                + f"; the header must name {', '.join(renames.get(c, c) for c in COLUMNS[kind])}.",
+                problem=(
+                    gettext("the column “%(theirs)s” is missing (our %(column)s)")
+                    if theirs != column
+                    else gettext("the column “%(theirs)s” is missing")
+                )
+                % {"theirs": theirs, "column": column}
+                + gettext("; the header must name %(columns)s.")
+                % {"columns": ", ".join(renames.get(c, c) for c in COLUMNS[kind])},
             )
         positions.append(header.index(theirs))
     translate = [mapping.values.get(column) for column in COLUMNS[kind]]

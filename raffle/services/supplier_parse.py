@@ -148,7 +148,7 @@ class _RowReader:
         amount = self.amounts.get(text)
         if amount is None:
             try:
-                amount = self.amounts[text] = parse_amount(text, what="The amount")
+                amount = self.amounts[text] = parse_amount(text, what=gettext("The amount"))
             except DomainError as error:
                 _refuse(self.file, number, "amount", str(error))
         return amount
@@ -354,7 +354,7 @@ def parse_settlement(file: SupplierFile, *, mapping: SupplierMapping) -> ParsedS
     parsed = []
     for column, text in zip(("gross", "processing_fees", "supplier_fees", "net_deposited"), amounts, strict=True):
         try:
-            parsed.append(parse_amount(text, what=f"The {column.replace('_', ' ')}"))
+            parsed.append(parse_amount(text, what=gettext("The %(column)s") % {"column": column.replace("_", " ")}))
         except DomainError as error:
             _refuse(file, line, column, str(error))
     gross, processing, supplier, net = parsed

@@ -32,6 +32,13 @@ def _clean(text: str) -> str:
     return text.translate(_COPY_TEXT)
 
 
+def next_sale_id(cursor) -> str:
+    """The SQL of the next sale id: the sequence named once by its oid, so a
+    statement of a million rows does not look it up by name for each row."""
+    cursor.execute("SELECT pg_get_serial_sequence('raffle_sale', 'id')::regclass::oid")
+    return f"nextval({int(cursor.fetchone()[0])}::regclass)"
+
+
 def copy_sales_and_tickets(*, actor, draw: Draw, groups) -> None:
     _write_rows(actor=actor, draw=draw, groups=groups)
     # The draw's running totals (issue #18) move with the imported rows; the draw is locked.
@@ -59,9 +66,7 @@ def _write_rows(*, actor, draw: Draw, groups) -> None:
         return
     # COPY runs on psycopg's cursor: its errors become Django's (IntegrityError for T3).
     with connection.wrap_database_errors, connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT nextval(pg_get_serial_sequence('raffle_sale', 'id')) FROM generate_series(1, %s)", [len(groups)]
-        )
+        cursor.execute(f"SELECT {next_sale_id(cursor)} FROM generate_series(1, %s)", [len(groups)])
         ids = [row[0] for row in cursor.fetchall()]
         sale_columns = (
             "id, licence_id, draw_id, channel, tier_id, units, ticket_count, amount, purchaser_name, "

@@ -131,7 +131,9 @@ def deposit_cover_draws(*, actor, deposit: Deposit, amounts: dict) -> list[Depos
                 gettext("Draw %(number)s's sales are not closed yet; deposit them after sales close.")
                 % {"number": draw.number}
             )
-        parsed[draw] = parse_amount(amount, what=f"The part for draw {draw.number}", allow_zero=False)
+        parsed[draw] = parse_amount(
+            amount, what=gettext("The part for draw %(number)s") % {"number": draw.number}, allow_zero=False
+        )
     if not parsed:
         raise RaffleError(gettext("Say which draw's sales the deposit holds, and how much of it."))
     existing = (
@@ -253,7 +255,7 @@ def prize_payment_record(
             }
         )
     if amount is not None:
-        amount = parse_amount(amount, what="The amount paid", allow_zero=False)
+        amount = parse_amount(amount, what=gettext("The amount paid"), allow_zero=False)
         label = PrizeKind(kind).label.lower()
         what = (
             f"the share of the {label} of draw {draw.number} owed to the holder of {holder_label(holder)}"

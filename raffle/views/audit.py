@@ -13,6 +13,7 @@ from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from core import roles
 from core.audit import SYSTEM_CHAIN, chain_heads, verify_incremental
@@ -130,19 +131,21 @@ def _destruction_rows(log):
         ]
 
 
+# Column titles for a reader (a spreadsheet), in the reader's language; nothing
+# reads this file back, unlike the trail's machine columns above.
 DESTRUCTION_HEADER = [
-    "Draw",
-    "Draw date",
-    "Card",
-    "Card name",
-    "Method",
-    "Envelope",
-    "Destroyed by",
-    "Destroyer signed in at",
-    "Verified by (in charge)",
-    "Verifier signed in at",
-    "Logged at",
-    "Logged by",
+    gettext_lazy("Draw"),
+    gettext_lazy("Draw date"),
+    gettext_lazy("Card"),
+    gettext_lazy("Card name"),
+    gettext_lazy("Method"),
+    gettext_lazy("Envelope"),
+    gettext_lazy("Destroyed by"),
+    gettext_lazy("Destroyer signed in at"),
+    gettext_lazy("Verified by (in charge)"),
+    gettext_lazy("Verifier signed in at"),
+    gettext_lazy("Logged at"),
+    gettext_lazy("Logged by"),
 ]
 
 
@@ -166,7 +169,10 @@ def destruction_log(request, event_id: int):
     if fmt == "pdf":
         pdf = render_pdf(
             "pdf/destruction_log.html",
-            {**context, "footer_left": f"{event.name} · destruction log · {stamp}"},
+            {
+                **context,
+                "footer_left": _("%(event)s · destruction log · %(stamp)s") % {"event": event.name, "stamp": stamp},
+            },
             request=request,
         )
         return pdf_response(pdf, f"destruction-log-{event.licence.number}.pdf")
@@ -256,7 +262,11 @@ def deck_public(request, event_id: int):
         stamp = timezone.localtime().strftime("%Y-%m-%d %H:%M %Z")
         pdf = render_pdf(
             "pdf/deck_commitments.html",
-            {**context, "generated_at": stamp, "footer_left": f"{event.name} · deck commitments · {stamp}"},
+            {
+                **context,
+                "generated_at": stamp,
+                "footer_left": _("%(event)s · deck commitments · %(stamp)s") % {"event": event.name, "stamp": stamp},
+            },
             request=request,
         )
         return pdf_response(pdf, f"deck-commitments-{event.licence.number}.pdf")

@@ -187,11 +187,10 @@ def draw_night(request, draw_id: int):
 
 def _moved(draw: Draw, previewed: str) -> str:
     try:
-        shown = f" (${Decimal(previewed):,.2f})"
+        shown = f" ({format_money_here(Decimal(previewed))})"
     except (InvalidOperation, ValueError):
         shown = ""
-    return (
-        f"Selling went on after the figures were shown{shown}: the sales made before the close "
-        f"count, so draw {draw.number} closed at ${draw.ticket_sales:,.2f}. These are the figures fixed "
-        "for the draw; any later sale was refused."
-    )
+    return gettext(
+        "Selling went on after the figures were shown%(shown)s: the sales made before the close count, so draw "
+        "%(number)s closed at %(sales)s. These are the figures fixed for the draw; any later sale was refused."
+    ) % {"shown": shown, "number": draw.number, "sales": format_money_here(draw.ticket_sales)}

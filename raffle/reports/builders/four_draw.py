@@ -89,7 +89,11 @@ class FourDrawReport:
 
     @property
     def title(self) -> str:
-        return f"Four-draw report {self.period}: draws {self.first_number} to {self.last_number}"
+        return gettext("Four-draw report %(period)s: draws %(first)s to %(last)s") % {
+            "period": self.period,
+            "first": self.first_number,
+            "last": self.last_number,
+        }
 
     @property
     def prize_board_licence(self) -> Decimal:

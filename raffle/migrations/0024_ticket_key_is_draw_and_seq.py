@@ -42,7 +42,7 @@ def forward(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("raffle", "0022_must_go_methods_run_out_and_holder_payments"),
+        ("raffle", "0023_sale_rows_for_bulk"),
     ]
 
     operations = [
