@@ -225,6 +225,9 @@ TICKET_CHECK_WINDOW_SECONDS = env.int("TICKET_CHECK_WINDOW_SECONDS", default=600
 # The public Rules of Play PDF: how long each worker remembers which stored
 # version is current before building the text again (raffle.views.rules).
 RULES_PDF_VERSION_SECONDS = env.int("RULES_PDF_VERSION_SECONDS", default=30)
+# The public envelope board: how long each worker (or the shared cache) keeps
+# it rendered, so an opened envelope shows within these seconds (raffle.views.board).
+BOARD_CACHE_SECONDS = env.int("BOARD_CACHE_SECONDS", default=5)
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

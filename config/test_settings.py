@@ -36,6 +36,8 @@ TEMPLATES[0]["DIRS"] = [*TEMPLATES[0]["DIRS"], BASE_DIR / "tests" / "templates"]
 AXES_ENABLED = False
 # Each test sees the Rules of Play PDF as its data stand (tests/test_rules_pdf_cache.py switches the memo on).
 RULES_PDF_VERSION_SECONDS = 0
+# ... and the board as its data stand (tests/test_board_cache.py switches the copy on).
+BOARD_CACHE_SECONDS = 0
 # Tasks run at once (after the commit, as in production); tests of the queue switch to the database backend.
 TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
 REQUIRE_2FA_ROLES: list[str] = []

@@ -16,6 +16,7 @@ from django.utils import timezone, translation
 from core.audit_chain import GENESIS_HASH, SYSTEM_CHAIN, canonical, chain_of, entry_mac, lock_chain
 from core.audit_verify import ChainReport, audit_verify, verify_anchor, verify_incremental
 from core.models import AuditEntry
+from core.rows import insert_one
 
 __all__ = [
     "GENESIS_HASH",
@@ -63,10 +64,24 @@ def audit_record(*, actor, action: str, obj=None, data: dict | None = None, orga
         "data": canonical(data or {}),
     }
     lock_chain(chain)
-    last = AuditEntry.objects.filter(chain=chain).order_by("-seq").values_list("seq", "hash").first()
+    last = chain_last(chain)  # read after the lock: the head no other append can move now
     seq, prev_hash = (last[0] + 1, last[1]) if last else (1, GENESIS_HASH)
     entry_hash = entry_mac(seq=seq, prev_hash=prev_hash, **fields)
-    return AuditEntry.objects.create(seq=seq, prev_hash=prev_hash, hash=entry_hash, **fields)
+    entry = AuditEntry(seq=seq, prev_hash=prev_hash, hash=entry_hash, **fields)
+    insert_one(entry)  # the INSERT written once, not compiled per entry (#18)
+    return entry
+
+
+# A chain's newest position and hash (the statement `audit_record` runs after taking the chain's lock).
+LAST_SQL = "SELECT seq, hash FROM core_auditentry WHERE chain = %s ORDER BY seq DESC LIMIT 1"
+
+
+def chain_last(chain: int) -> tuple[int, str] | None:
+    if connection.vendor != "postgresql":
+        return AuditEntry.objects.filter(chain=chain).order_by("-seq").values_list("seq", "hash").first()
+    with connection.cursor() as cursor:
+        cursor.execute(LAST_SQL, [chain])
+        return cursor.fetchone()
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,10 @@ impatient clicks, a retry after the response was lost) gets the first
 result instead of a second sale.
 
 Concurrent POSTs of one token meet at the token's unique index: the second
-insert waits for the first transaction and then fails if it committed (the
-result is read and returned) or goes ahead if it rolled back (a refusal
-changes nothing, so the corrected form may be sent again).
+insert waits for the first transaction and then records nothing if it
+committed (`ON CONFLICT DO NOTHING`: the result is read and returned) or goes
+ahead if it rolled back (a refusal changes nothing, so the corrected form may
+be sent again).
 
 The token is required (#15): a POST without one (a page cached before the
 token existed, a script, a form posted by hand) is refused with `MISSING` and
@@ -24,7 +25,7 @@ import secrets
 import time
 from collections.abc import Callable
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -93,16 +94,35 @@ def submission_once(*, actor, token: str | None, perform: Callable[[], str]) -> 
     nothing is performed: SubmissionRefused(MISSING)."""
     if not token:
         raise SubmissionRefused(str(MISSING))
-    try:
-        with transaction.atomic():
-            Submission.objects.create(token=token, user=actor)
-    except IntegrityError:  # made (and committed) by an earlier POST of the same form
+    if not _record_token(token, actor):  # made (and committed) by an earlier POST of the same form
         first = Submission.objects.values_list("user_id", "result").get(token=token)
         _check_owner(first[0], actor)
         return first[1], False
     result = perform()
     Submission.objects.filter(token=token).update(result=result)
     return result, True
+
+
+# The token's record, unless the token has one: the insert waits for a transaction that
+# inserted the same token, then records nothing if it committed (no savepoint needed, #18).
+RECORD_SQL = (
+    "INSERT INTO core_submission (token, user_id, made_at, result) VALUES (%s, %s, %s, '') "
+    "ON CONFLICT (token) DO NOTHING RETURNING id"
+)
+
+
+def _record_token(token: str, actor) -> bool:
+    """Record the token's first use; False when an earlier POST recorded it."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(RECORD_SQL, [token, actor.pk, timezone.now()])
+            return cursor.fetchone() is not None
+    try:
+        with transaction.atomic():
+            Submission.objects.create(token=token, user=actor)
+    except IntegrityError:
+        return False
+    return True
 
 
 def purge_used_tokens(*, now: datetime.datetime | None = None) -> int:

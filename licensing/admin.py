@@ -122,7 +122,8 @@ class LicenceAdmin(NoDeleteMixin, admin.ModelAdmin):
                     request,
                     licence_record_supplier,
                     licence=obj,
-                    success=f"Electronic raffle supplier of licence {obj.number} recorded.",
+                    success=gettext("Electronic raffle supplier of licence %(number)s recorded.")
+                    % {"number": obj.number},
                     **{n: data[n] for n in SUPPLIER_FIELDS},
                 )
             return
@@ -144,7 +145,8 @@ class LicenceAdmin(NoDeleteMixin, admin.ModelAdmin):
                 request,
                 licence_record_supplier,
                 licence=licence,
-                success=f"Electronic raffle supplier of licence {licence.number} recorded.",
+                success=gettext("Electronic raffle supplier of licence %(number)s recorded.")
+                % {"number": licence.number},
                 **{n: data[n] for n in SUPPLIER_FIELDS},
             )
         obj.pk = licence.pk
@@ -158,7 +160,7 @@ class LicenceAdmin(NoDeleteMixin, admin.ModelAdmin):
                 licence_cancel,
                 licence=licence,
                 reason=f"Cancelled in the admin by {request.user}",
-                success=f"Licence {licence.number} cancelled.",
+                success=gettext("Licence %(number)s cancelled.") % {"number": licence.number},
             )
 
 

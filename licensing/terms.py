@@ -75,11 +75,15 @@ class ApprovedAmendments:
     amendment after a day. `read_amendments_once` attaches it to the licence
     instance a sale read, which lives for that sale's transaction only."""
 
-    def __init__(self, licence: Licence):
+    def __init__(self, licence: Licence, *, none_approved: bool = False):
         self.licence = licence
-        self.amendments = list(
-            LicenceAmendment.objects.filter(licence=licence, status=AmendmentStatus.APPROVED).order_by(
-                "effective_on", "approved_on", "pk"
+        self.amendments = (
+            []
+            if none_approved
+            else list(
+                LicenceAmendment.objects.filter(licence=licence, status=AmendmentStatus.APPROVED).order_by(
+                    "effective_on", "approved_on", "pk"
+                )
             )
         )
 
@@ -96,10 +100,11 @@ class ApprovedAmendments:
         return next((a for a in self.amendments if a.kind == kind and a.effective_on > day), None)
 
 
-def read_amendments_once(licence: Licence) -> Licence:
+def read_amendments_once(licence: Licence, *, none_approved: bool = False) -> Licence:
     """R:L3 R:L5 read the licence's approved amendments once for the sale
-    that read this licence instance; the terms below then answer from it."""
-    licence._approved_amendments = ApprovedAmendments(licence)
+    that read this licence instance; the terms below then answer from it.
+    `none_approved`: the sale's own read found none (`raffle.services.sale_read`), so none is read."""
+    licence._approved_amendments = ApprovedAmendments(licence, none_approved=none_approved)
     return licence
 
 

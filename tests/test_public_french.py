@@ -32,6 +32,7 @@ PUBLIC_TEMPLATES = [
     "500.html",
     "raffle/home.html",
     "raffle/board.html",
+    "raffle/board_body.html",
     "raffle/results/public.html",
     "raffle/results/announcement.html",
     "raffle/rules_of_play.html",

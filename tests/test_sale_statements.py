@@ -12,8 +12,8 @@ from tests.factories import LicenceFactory, event_with_draw
 
 pytestmark = pytest.mark.django_db
 
-# The statements of one electronic sale on PostgreSQL, BEGIN and COMMIT aside (13 with them: docs/benchmarks.md).
-SALE_STATEMENTS = 11
+# The statements of one electronic sale on PostgreSQL, BEGIN and COMMIT aside (9 with them: docs/benchmarks.md).
+SALE_STATEMENTS = 7
 
 
 def test_one_sale_takes_a_fixed_number_of_statements(staff_user):  # #18

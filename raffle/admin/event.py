@@ -46,7 +46,7 @@ class EventAdmin(NoDeleteMixin, admin.ModelAdmin):
                 services.event_update_rules,
                 event=obj,
                 draw_place=data["draw_place"],
-                success="Draw place updated in the Rules of Play.",
+                success=gettext_lazy("Draw place updated in the Rules of Play."),
             )
             return None
         event = services.event_setup(

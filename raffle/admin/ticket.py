@@ -50,7 +50,7 @@ class TicketAdmin(SerialSearchMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
     list_select_related = ["draw__pool"]
     list_filter = ["is_void"]
     search_fields = ["serial"]
-    search_help_text = "Exact serial number, e.g. 100245 or E013-0000042."
+    search_help_text = gettext_lazy("Exact serial number, e.g. 100245 or E013-0000042.")
     serial_lookup = "serial"
     show_full_result_count = False
     paginator = CappedCountPaginator

@@ -5,9 +5,8 @@ from django.utils.translation import gettext, gettext_lazy
 
 from licensing.models import SalesChannel
 from raffle.models import Draw
-from raffle.selectors import sales as sales_selectors
 from raffle.services.pool import draw_place_of, draw_sales_channel
-from raffle.services.sale_path import MAX_BATCH, MAX_SERIAL
+from raffle.services.sale_path import MAX_BATCH, MAX_SERIAL, price_tiers, sealed_envelopes
 
 
 class SaleForm(forms.Form):
@@ -25,9 +24,10 @@ class SaleForm(forms.Form):
 
     def __init__(self, *args, draw: Draw, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["tier"].choices = [(t.quantity, str(t)) for t in draw.event.price_tiers.all()]
+        # the tiers and sealed envelopes the sale itself reads, with its draw when read so (`read_sale_draw`)
+        self.fields["tier"].choices = [(t.quantity, str(t)) for t in price_tiers(draw).values()]
         self.fields["envelope_pick"].choices = [("", "— choose —")] + [
-            (n, f"Envelope {n}") for n in sales_selectors.sealed_envelope_numbers(draw)
+            (n, f"Envelope {n}") for n in sorted(sealed_envelopes(draw))
         ]
         if draw_sales_channel(draw) != SalesChannel.PAPER_STUB:  # R:L5 the channel in force on the draw's day
             del self.fields["serials"]

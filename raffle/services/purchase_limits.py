@@ -47,7 +47,9 @@ def normal_contact(contact: str) -> str:
 
 
 def _check_excluded(draw: Draw, purchases: list[Purchase]) -> None:
-    excluded = list(ExcludedPerson.objects.filter(organisation_id=draw.event.licence.organisation_id))
+    excluded = getattr(draw, "sale_excluded", None)  # read with the draw by a sale (`sale_read`)
+    if excluded is None:
+        excluded = list(ExcludedPerson.objects.filter(organisation_id=draw.event.licence.organisation_id))
     if not excluded:
         return
     by_name = {normal_name(p.full_name): p for p in excluded}

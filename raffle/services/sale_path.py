@@ -30,6 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from core.money import ZERO
+from core.rows import insert_one
 from core.text import ascii_digits
 from licensing.terms import read_amendments_once
 from raffle.errors import EventConcluded, RaffleError
@@ -43,6 +44,7 @@ from raffle.services.prize_board import (
     sales_plan_max,
 )
 from raffle.services.purchase_limits import Purchase, purchase_limits_check
+from raffle.services.sale_read import read_draw_for_sale
 
 # The most serials one roll, book or import may carry.
 MAX_BATCH = 2_000_000
@@ -93,11 +95,21 @@ def selling_draw(draw: Draw, *, returning: bool = False) -> Draw:
     (`returning`); nothing new is sold under a cancelled licence (R5).
     The licence's approved amendments are read here once for the whole sale
     (its channel, draw place, prize board and sales plan in force, #18)."""
-    draw = Draw.objects.select_related("event__licence").annotate(**sale_columns()).get(pk=draw.pk)
-    read_amendments_once(draw.event.licence)
+    draw = read_sale_draw(draw.pk)
     check_selling(draw)
     if not returning:
         check_not_cancelled(draw.event.licence, f"a sale for draw {draw.number}")
+    return draw
+
+
+def read_sale_draw(pk: int) -> Draw:
+    """The draw with its event, licence and all a sale checks, read once with
+    no lock: on PostgreSQL in one statement written once (`sale_read`); the
+    sales page's form reads its choices from it too."""
+    if connection.vendor == "postgresql":
+        return read_draw_for_sale(pk)
+    draw = Draw.objects.select_related("event__licence").annotate(**sale_columns()).get(pk=pk)
+    read_amendments_once(draw.event.licence)
     return draw
 
 
@@ -133,6 +145,8 @@ def whole_number(value, what: str, *, at_most: int | None = None) -> int:
 
 
 def price_tiers(draw: Draw) -> dict[int, PriceTier]:
+    if (tiers := getattr(draw, "sale_tiers", None)) is not None:  # read with the draw (`sale_read`)
+        return tiers
     return {t.quantity: t for t in PriceTier.objects.filter(event_id=draw.event_id)}
 
 
@@ -149,7 +163,9 @@ def price_tier(tiers: dict[int, PriceTier], quantity) -> PriceTier:
     return tiers[quantity]
 
 
-def _sealed_envelopes(draw: Draw) -> set[int]:
+def sealed_envelopes(draw: Draw) -> set[int]:
+    if (sealed := getattr(draw, "sale_sealed", None)) is not None:  # read with the draw (`sale_read`)
+        return sealed
     return set(Envelope.objects.filter(event_id=draw.event_id, opened_at__isnull=True).values_list("number", flat=True))
 
 
@@ -210,7 +226,7 @@ def prepare_sales(
     a roll whose range was checked against every other roll of the licence
     when it was issued."""
     tiers = price_tiers(draw)
-    sealed = _sealed_envelopes(draw) if needs_purchaser else None
+    sealed = sealed_envelopes(draw) if needs_purchaser else None
     licence_id = draw.event.licence_id
     sold_by = actor if getattr(actor, "is_authenticated", False) else None
     now = timezone.now()
@@ -331,7 +347,10 @@ def write_sales(batch: SaleBatch) -> list[list[str]]:
     # R:L3 the draw's valid sales so far plus these must keep the prizes within the prize board.
     prize_board_check(event=draw.event, extra_sales=sold, committed=batch.committed)
     sales_plan_check(draw=draw, total=sold, planned=batch.max_sales)  # R:L3 and the draw's approved maximum
-    Sale.objects.bulk_create(batch.sales, batch_size=5000)
+    if len(batch.sales) == 1:  # one sale: its INSERT written once, not compiled (#18)
+        insert_one(batch.sales[0])
+    else:
+        Sale.objects.bulk_create(batch.sales, batch_size=5000)
     groups, serials_out = [], []
     for sale, serials in zip(batch.sales, batch.serial_lists, strict=True):
         if not serials:

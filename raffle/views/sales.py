@@ -22,6 +22,7 @@ from raffle.forms.sales import IssueRollForm, LostRollForm, ReturnRollForm, Sale
 from raffle.models import Draw, RollKind, Sale
 from raffle.selectors import sales as sales_selectors
 from raffle.services.pool import draw_place_of, draw_sales_channel
+from raffle.services.sale_path import read_sale_draw
 
 SALES_ROLES = (roles.SELLER, roles.DRAW_STAFF, roles.ADMINISTRATOR)
 VOID_ROLES = (roles.DRAW_STAFF, roles.ADMINISTRATOR)  # a void is a supervisor's decision
@@ -147,7 +148,8 @@ def rolls(request, draw_id: int):
 
 @roles.role_required(*SALES_ROLES)
 def sell(request, draw_id: int):
-    draw = _sales_draw(request, draw_id)
+    # the draw as a sale reads it (its tiers, sealed envelopes, amendments: one statement, #18), once it is theirs
+    draw = read_sale_draw(own(request, Draw.objects.only("pk"), pk=draw_id).pk)
     channel = draw_sales_channel(draw)
     if channel == SalesChannel.PAPER_ROLL:
         return _rolls_page(request, draw)

@@ -126,6 +126,7 @@ def axe_check(page) -> list[dict]:
     )
     bad = [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
     if bad:
+        ARTIFACTS.mkdir(exist_ok=True)  # a run of one test (-k) has not made it yet
         (ARTIFACTS / "axe-violations.json").write_text(json.dumps(bad, indent=2))
     return [
         {"id": v["id"], "impact": v["impact"], "help": v["help"], "targets": [n["target"] for n in v["nodes"]][:5]}

@@ -1,0 +1,48 @@
+"""Inserting one model row with a statement written once per model (#18).
+
+`insert_one(obj)` writes what `obj.save(force_insert=True)` writes, with the
+values every field prepares for the database (`pre_save`, `get_db_prep_save`),
+but through an INSERT written once per process from the model's columns
+instead of a query compiled per row: a sale writes two rows (the sale and its
+audit entry) and compiling each was a measurable part of it. It sends no
+signals (as `bulk_create`): use it only for models nothing listens to. A model
+with a database-side default or a generated column, a value that is an SQL
+expression, or another database than PostgreSQL goes through the ORM.
+"""
+
+import functools
+
+from django.db import connection
+from django.db.models import NOT_PROVIDED
+
+
+@functools.cache
+def _plan(model) -> tuple[str, tuple] | None:
+    meta = model._meta
+    if not getattr(meta.pk, "db_returning", False):  # the database numbers the row (an AutoField)
+        return None
+    fields = tuple(f for f in meta.concrete_fields if not f.primary_key)
+    if any(f.db_default is not NOT_PROVIDED or getattr(f, "generated", False) for f in fields):
+        return None
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in fields)
+    values = ", ".join(["%s"] * len(fields))
+    sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({values}) RETURNING {quote(meta.pk.column)}"
+    return sql, fields
+
+
+def insert_one(obj) -> None:
+    """INSERT `obj` (not saved yet) and give it its primary key, as `save()` would."""
+    plan = _plan(type(obj)) if connection.vendor == "postgresql" else None
+    if plan is not None:
+        sql, fields = plan
+        obj._prepare_related_fields_for_save(operation_name="insert")
+        values = [field.pre_save(obj, True) for field in fields]
+        if not any(hasattr(value, "resolve_expression") for value in values):
+            params = [field.get_db_prep_save(value, connection) for field, value in zip(fields, values, strict=True)]
+            with connection.cursor() as cursor:
+                cursor.execute(sql, params)
+                obj.pk = cursor.fetchone()[0]
+            obj._state.adding, obj._state.db = False, connection.alias
+            return
+    obj.save(force_insert=True)
