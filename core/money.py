@@ -56,7 +56,7 @@ _GROUP_SPACES = str.maketrans("", "", " \u00a0\u202f")
 _THOUSANDS = {",": re.compile(r"^\d{1,3}(,\d{3})+$"), ".": re.compile(r"^\d{1,3}(\.\d{3})+$")}
 
 
-def _plain_digits(text: str, what) -> str:
+def plain_digits(text: str, what) -> str:
     """`text` as Decimal reads it: "1,250.50", "1 250,50 $" and "1250,50" are
     1250.50 whatever the language, since none of them can mean anything else.
     The one ambiguous shape, a single comma before three digits ("1,250"), is
@@ -95,7 +95,7 @@ def parse_amount(value, *, what: str = gettext_lazy("The amount"), allow_zero: b
     if isinstance(value, float):
         raise MoneyError(f"{what} must be given as text or Decimal, not a float.")
     if isinstance(value, str):
-        value = _plain_digits(value, what)
+        value = plain_digits(value, what)
     try:
         amount = Decimal(value)
     except (InvalidOperation, TypeError, ValueError):
