@@ -208,8 +208,6 @@ def floor_rows(connection, transaction, draw, other):
     with connection.cursor() as cursor:
         cursor.execute("SELECT max(id) FROM raffle_sale")
         sale_offset = cursor.fetchone()[0]
-        cursor.execute("SELECT coalesce(max(id), 0) FROM raffle_ticket")
-        ticket_offset = cursor.fetchone()[0]
         cursor.execute("SELECT column_name FROM information_schema.columns WHERE table_name = 'raffle_sale'")
         columns = [c for (c,) in cursor.fetchall()]
         keyed = {
@@ -220,7 +218,7 @@ def floor_rows(connection, transaction, draw, other):
         }
         sales_out = f"SELECT {', '.join(keyed.get(c, c) for c in columns)} FROM raffle_sale WHERE draw_id = {draw.pk}"
         tickets_out = (
-            f"SELECT id + {ticket_offset}, {other.event.licence_id}, {other.pk}, sale_id + {sale_offset}, serial, "
+            f"SELECT {other.event.licence_id}, {other.pk}, sale_id + {sale_offset}, serial, "
             f"seq, is_void FROM raffle_ticket WHERE draw_id = {draw.pk}"
         )
         out = {}
@@ -231,7 +229,7 @@ def floor_rows(connection, transaction, draw, other):
     with transaction.atomic(), connection.cursor() as cursor:
         for table, cols, data in (
             ("raffle_sale", ", ".join(columns), out["sales"]),
-            ("raffle_ticket", "id, licence_id, draw_id, sale_id, serial, seq, is_void", out["tickets"]),
+            ("raffle_ticket", "licence_id, draw_id, sale_id, serial, seq, is_void", out["tickets"]),  # id: (draw, seq)
         ):
             with cursor.copy(f"COPY {table} ({cols}) FROM STDIN") as copy:
                 for at in range(0, len(data), 8 << 20):

@@ -4,6 +4,7 @@ Money is `Decimal` to the cent and never `float`. This is the only module that
 rounds; everything else asks it.
 """
 
+import re
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 
@@ -49,6 +50,43 @@ def _not_dollars(what) -> str:
     return gettext("%(what)s must be a number of dollars, like 1250 or 1250.50.") % {"what": what}
 
 
+# Spaces a French amount groups its thousands with ("1 250,50 $"): the space,
+# the no-break space and the narrow no-break space.
+_GROUP_SPACES = str.maketrans("", "", " \u00a0\u202f")
+_THOUSANDS = {",": re.compile(r"^\d{1,3}(,\d{3})+$"), ".": re.compile(r"^\d{1,3}(\.\d{3})+$")}
+
+
+def plain_digits(text: str, what) -> str:
+    """`text` as Decimal reads it: "1,250.50", "1 250,50 $" and "1250,50" are
+    1250.50 whatever the language, since none of them can mean anything else.
+    The one ambiguous shape, a single comma before three digits ("1,250"), is
+    read the way the reader's language writes it: 1250 in English, 1.25 in
+    French. A separator anywhere else is refused rather than dropped (dropping
+    every comma once turned the French "1250,50" into 125050)."""
+    text = text.strip().removeprefix("$").removesuffix("$").translate(_GROUP_SPACES)
+    sign, digits = ("-", text[1:]) if text.startswith("-") else ("", text)
+    commas, dots = digits.count(","), digits.count(".")
+    if commas and dots:  # the last mark is the decimal one; the other groups thousands
+        mark, other = (",", ".") if digits.rfind(",") > digits.rfind(".") else (".", ",")
+        head, _, tail = digits.rpartition(mark)
+        if not _THOUSANDS[other].match(head):
+            raise MoneyError(_not_dollars(what))
+        return f"{sign}{head.replace(other, '')}.{tail}"
+    if commas or dots:
+        mark, count = (",", commas) if commas else (".", dots)
+        if _THOUSANDS[mark].match(digits) and (count > 1 or (mark == "," and not _french())):
+            return f"{sign}{digits.replace(mark, '')}"  # "1,250", "12,500,000": thousands
+        if count > 1:
+            raise MoneyError(_not_dollars(what))
+        head, _, tail = digits.partition(mark)
+        return f"{sign}{head}.{tail}"
+    return f"{sign}{digits}"
+
+
+def _french() -> bool:
+    return (translation.get_language() or "").startswith("fr")
+
+
 def parse_amount(value, *, what: str = gettext_lazy("The amount"), allow_zero: bool = True) -> Decimal:
     """Turn user input into a cent-exact, non-negative Decimal or refuse it.
 
@@ -57,7 +95,7 @@ def parse_amount(value, *, what: str = gettext_lazy("The amount"), allow_zero: b
     if isinstance(value, float):
         raise MoneyError(f"{what} must be given as text or Decimal, not a float.")
     if isinstance(value, str):
-        value = value.strip().replace(",", "").removeprefix("$").strip()
+        value = plain_digits(value, what)
     try:
         amount = Decimal(value)
     except (InvalidOperation, TypeError, ValueError):

@@ -56,3 +56,32 @@ def test_bad_amounts_are_refused_in_plain_words(value, message):
 
 def test_amounts_accept_dollar_signs_and_thousands_separators():
     assert parse_amount(" $1,250.5 ") == Decimal("1250.50")
+
+
+@pytest.mark.parametrize(
+    "typed, english, french",
+    [
+        ("1,250.50", "1250.50", "1250.50"),
+        ("1 250,50 $", "1250.50", "1250.50"),
+        ("1\u202f250,50\u00a0$", "1250.50", "1250.50"),  # as French formatting prints it
+        ("1250,50", "1250.50", "1250.50"),
+        ("1.234.567,89", "1234567.89", "1234567.89"),
+        ("12,500,000", "12500000.00", "12500000.00"),
+        ("1,250", "1250.00", "1.25"),  # the one ambiguous shape: the reader's language decides
+        ("1250.50", "1250.50", "1250.50"),
+    ],
+)
+def test_amounts_read_as_english_and_french_write_them(typed, english, french):  # R:P1 to the cent
+    from django.utils import translation
+
+    with translation.override("en"):
+        assert parse_amount(typed) == Decimal(english)
+    with translation.override("fr"):
+        assert parse_amount(typed) == Decimal(french)
+
+
+@pytest.mark.parametrize("typed", ["1,2.5", "1,25,0", "1.2.3", "12,50.00", "1.250.50,5.0"])
+def test_a_separator_that_can_mean_nothing_is_refused_not_dropped(typed):
+    """Dropping every comma once turned the French 1250,50 into 125050."""
+    with pytest.raises(MoneyError, match="must be a number"):
+        parse_amount(typed)

@@ -90,7 +90,7 @@ def test_an_amount_typed_wrong_is_refused_in_french_naming_what_it_is():
     from core.money import MoneyError, parse_amount
 
     with translation.override("fr"):
-        for typed, said in (("-5", "un montant négatif"), ("12.345", "fractions de cent"), ("douze", "1250.50")):
+        for typed, said in (("-5", "un montant négatif"), ("12.345", "fractions de cent"), ("douze", "1250,50")):
             with pytest.raises(MoneyError) as refused:
                 parse_amount(typed)
             assert str(refused.value).startswith("Le montant : ") and said in str(refused.value), refused.value

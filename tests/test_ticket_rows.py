@@ -9,6 +9,7 @@ from django.db import DatabaseError, IntegrityError, transaction
 from licensing.models import SalesChannel
 from raffle import services
 from raffle.models import Sale, Ticket
+from raffle.models.ticket import ticket_key
 from tests.factories import LicenceFactory, event_with_draw
 
 pytestmark = pytest.mark.django_db
@@ -71,3 +72,17 @@ def test_a_sales_draw_never_changes(sold):
     second = sold.draw.event.draws.create(number=2, scheduled_at=sold.draw.scheduled_at)
     with pytest.raises(DatabaseError, match="never changes"), transaction.atomic():
         Sale.objects.filter(pk=sold.pk).update(draw=second)
+
+
+def test_a_seq_taken_twice_in_one_draw_is_refused(sold):  # R:T4 the primary key is (draw, seq)
+    with pytest.raises(IntegrityError, match="raffle_ticket_pkey"):
+        _insert(licence_id=sold.licence_id, draw=sold.draw, sale=sold, serial="X-5", seq=1)
+
+
+def test_a_tickets_key_is_its_place_in_its_draw_and_never_set_by_hand(sold):
+    ticket = Ticket.objects.get(sale=sold)
+    assert ticket.pk == ticket_key(sold.draw_id, ticket.seq) == sold.draw_id * 2**32 + 1
+    assert list(Ticket.objects.of_draw(sold.draw_id)) == list(Ticket.objects.at(sold.draw_id, [1])) == [ticket]
+    assert Ticket.objects.last_seq(sold.draw_id) == 1 and Ticket.objects.last_seq(sold.draw_id + 1) == 0
+    with pytest.raises(DatabaseError, match="generated"), transaction.atomic():
+        Ticket.objects.filter(pk=ticket.pk).update(id=ticket.pk + 1)

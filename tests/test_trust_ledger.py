@@ -306,6 +306,24 @@ def test_statement_as_banks_export_it_newest_first_with_debit_and_credit_columns
     assert statement.closing_balance == Decimal("1490.05")
 
 
+def test_a_french_banks_amounts_are_read_to_the_cent_not_a_hundred_times_over(closed, treasurer):  # R:L12
+    """A Desjardins-style export writes 1 495,00; dropping the comma read it as 149500."""
+    event, draws = closed
+    account = trust_account_for(event, actor=treasurer)
+    day = _day(draws[0], 1)
+    text = (
+        "Date,Description,Withdrawals,Deposits,Balance\n"
+        f'{day:%m/%d/%Y},DÉPÔT,,"1\u00a0495,00 $","1\u00a0495,00 $"\n'
+        f'{day + datetime.timedelta(days=2):%m/%d/%Y},FRAIS,"4,95",,"1 490,05"\n'
+    )
+    statement = bank_statement_import(actor=treasurer, account=account, text=text, file_name="mai.csv")
+    lines = list(statement.lines.order_by("posted_on"))
+    assert [(ln.amount, ln.balance) for ln in lines] == [
+        (Decimal("1495.00"), Decimal("1495.00")),
+        (Decimal("-4.95"), Decimal("1490.05")),
+    ]
+
+
 def test_a_statement_whose_balances_do_not_chain_is_not_imported(closed, treasurer):  # R:L12
     event, draws = closed
     account = trust_account_for(event, actor=treasurer)

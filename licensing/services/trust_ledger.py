@@ -20,7 +20,7 @@ from django.utils.translation import gettext
 
 from core.audit import audit_record
 from core.csvsafe import read_rows as read_csv_rows
-from core.money import CENT, parse_amount
+from core.money import CENT, MoneyError, parse_amount, plain_digits
 from licensing.errors import LicensingError
 from licensing.models import (
     DEDUCTION_CATEGORIES,
@@ -169,14 +169,14 @@ def _parse_date(text: str) -> datetime.date:
 
 def _parse_signed(text: str) -> Decimal:
     """'-12.50', '(12.50)', '$1,234.56', '12.50 DR' as a signed Decimal."""
-    raw = (text or "").strip().replace("$", "").replace(",", "").replace(" ", "")
+    raw = (text or "").strip().replace("$", "").replace(" ", "")
     if not raw:
         return Decimal(0)
     negative = raw.startswith("-") or (raw.startswith("(") and raw.endswith(")")) or raw.upper().endswith("DR")
     raw = re.sub(r"(?i)^[-(]|[)]$|DR$|CR$", "", raw)
-    try:
-        value = Decimal(raw)
-    except InvalidOperation:
+    try:  # "1,234.56" and a French bank's "1 234,56" alike (core.money.plain_digits)
+        value = Decimal(plain_digits(raw, gettext("The amount")))
+    except (InvalidOperation, MoneyError):
         raise ValueError(gettext("%(text)r is not an amount") % {"text": text}) from None
     if value != value.quantize(CENT):
         raise ValueError(gettext("%(text)r has fractions of a cent") % {"text": text})

@@ -8,7 +8,7 @@ is deliberately no commission field anywhere).
 """
 
 from django.conf import settings
-from django.db import models
+from django.db import connection, models
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
@@ -165,10 +165,42 @@ class Sale(models.Model):
         return self.voided_at is not None
 
 
+# A ticket's primary key is its place in its draw: draw id x 2**32 + seq (on
+# PostgreSQL a generated column, migration 0024), so the primary-key index is
+# also the unique (draw, seq) index and a draw's tickets are one key range.
+SEQ_SPAN = 2**32
+
+
+def ticket_key(draw_id: int, seq: int) -> int:
+    return draw_id * SEQ_SPAN + seq
+
+
+class TicketQuerySet(models.QuerySet):
+    """Reads of a draw's tickets on the primary key (PostgreSQL); the SQLite
+    demo keeps its (draw, seq) index and reads the columns."""
+
+    def of_draw(self, draw_id: int):
+        """The draw's tickets; order them by "pk" (= by seq) to stay on the index."""
+        if connection.vendor == "postgresql":
+            return self.filter(pk__gt=ticket_key(draw_id, 0), pk__lt=ticket_key(draw_id + 1, 0))
+        return self.filter(draw_id=draw_id)
+
+    def at(self, draw_id: int, seqs):
+        """The draw's tickets with these seq numbers, one key lookup each."""
+        if connection.vendor == "postgresql":
+            return self.filter(pk__in=[ticket_key(draw_id, seq) for seq in seqs])
+        return self.filter(draw_id=draw_id, seq__in=list(seqs))
+
+    def last_seq(self, draw_id: int) -> int:
+        """The highest seq taken in the draw (0 when none): one backward index step."""
+        return self.of_draw(draw_id).order_by("-pk").values_list("seq", flat=True).first() or 0
+
+
 class Ticket(models.Model):
     """One serial in play for one draw (T4). `seq` numbers a draw's tickets
     densely from 1, so the winner is picked by a uniform random index on an
-    index instead of sorting a million rows."""
+    index instead of sorting a million rows. The primary key is
+    `ticket_key(draw, seq)`."""
 
     # Built for bulk (docs/architecture.md, "Ticket rows"): no per-row foreign
     # key checks. One statement-level trigger checks each insert's tickets
@@ -188,15 +220,16 @@ class Ticket(models.Model):
     seq = models.PositiveIntegerField()
     is_void = models.BooleanField(default=False)
 
+    objects = TicketQuerySet.as_manager()
+
     class Meta:
-        ordering = ["draw_id", "seq"]  # the (draw, seq) index, not the draw model's ordering
+        ordering = ["id"]  # draw, then seq: the primary key's order
         # A sale's tickets in seq order, and its first and last serial, from the index.
         indexes = [models.Index(fields=["sale", "seq"], name="ticket_sale_seq")]
         constraints = [
             # R:T3 no duplicate serial among all draws under a licence, in the database.
             # Serial first, so the index also serves the admin's search by serial.
             models.UniqueConstraint(fields=["serial", "licence"], name="ticket_serial_unique_per_licence"),
-            models.UniqueConstraint(fields=["draw", "seq"], name="ticket_seq_unique_per_draw"),
             models.CheckConstraint(condition=Q(seq__gte=1), name="ticket_seq_positive"),
             models.CheckConstraint(condition=~Q(serial=""), name="ticket_serial_not_blank"),
         ]

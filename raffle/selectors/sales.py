@@ -130,7 +130,7 @@ def _recorded_in(roll) -> set[int]:
 
     if roll.kind != RollKind.BOOK:
         return set()
-    serials = Ticket.objects.filter(draw_id=roll.draw_id).values_list("serial", flat=True)
+    serials = Ticket.objects.of_draw(roll.draw_id).values_list("serial", flat=True)
     return {int(s) for s in serials if s.isdigit() and roll.first_serial <= int(s) <= roll.last_serial}
 
 
@@ -153,13 +153,13 @@ def lost_roll_log_rows(draw: Draw):
 
 def draw_ticket_log_rows(draw: Draw):
     """R:T7 every ticket in play for a draw with its characteristics, in seq
-    order, streamed from the (draw, seq) index in chunks (a million rows fit);
+    order, streamed from the primary key (draw, seq) in chunks (a million rows fit);
     then the void serials of its rolls declared lost."""
     from raffle.models import Ticket
 
     tickets = (
-        Ticket.objects.filter(draw=draw)
-        .order_by("seq")
+        Ticket.objects.of_draw(draw.pk)
+        .order_by("pk")
         .values_list(
             "seq",
             "serial",

@@ -90,7 +90,7 @@ def pool_fix(*, draw: Draw, figures) -> DrawPool:
     the RNG draws from and the first and last serials (aggregates, never a
     Python loop over a million rows)."""
     max_seq = draw.last_seq  # the draw's running totals: its seq is dense from 1
-    ends = dict(Ticket.objects.filter(draw=draw, seq__in=[1, max_seq]).values_list("seq", "serial"))
+    ends = dict(Ticket.objects.at(draw.pk, [1, max_seq]).values_list("seq", "serial"))
     return DrawPool.objects.create(
         draw=draw,
         valid_tickets=figures.valid_tickets,
@@ -106,17 +106,17 @@ def pool_fix(*, draw: Draw, figures) -> DrawPool:
 def pick_rng(*, draw: Draw, exclude: set[int] = frozenset()) -> tuple[Ticket, list[int]]:
     """R:D5 a uniform pick among the draw's valid tickets with the OS's
     cryptographic RNG (`secrets`). Draws a seq in 1..max_seq and looks it up on
-    the (draw, seq) index; a void or excluded ticket is drawn again (rejection
+    the primary key (draw, seq); a void or excluded ticket is drawn again (rejection
     sampling keeps the pick uniform). Returns the ticket and every index drawn."""
     pool = draw.pool
     picks = []
     for _ in range(_MAX_RNG_TRIES):
         seq = secrets.randbelow(pool.max_seq) + 1
         picks.append(seq)
-        ticket = Ticket.objects.filter(draw=draw, seq=seq).select_related("sale").first()
+        ticket = Ticket.objects.at(draw.pk, [seq]).select_related("sale").first()
         if ticket and not ticket.is_void and ticket.pk not in exclude:
             return ticket, picks
-    eligible = Ticket.objects.filter(draw=draw, is_void=False).exclude(pk__in=exclude)
+    eligible = Ticket.objects.of_draw(draw.pk).filter(is_void=False).exclude(pk__in=exclude)
     count = eligible.count()
     if count == 0:
         raise RaffleError(
@@ -124,7 +124,7 @@ def pick_rng(*, draw: Draw, exclude: set[int] = frozenset()) -> tuple[Ticket, li
         )
     index = secrets.randbelow(count)
     picks.append(-1 - index)  # negative: an index among the eligible tickets in seq order
-    return eligible.order_by("seq").select_related("sale")[index], picks
+    return eligible.order_by("pk").select_related("sale")[index], picks
 
 
 def paper_ticket(*, draw: Draw, serial: str, serial_again: str | None) -> Ticket:

@@ -313,24 +313,26 @@ def _take_seq(batch: SaleBatch) -> tuple[int, Decimal]:
     return row[0] - tickets, row[1]
 
 
-def _copy_tickets(rows: list[tuple[int, int, int, str, int]]) -> None:
-    """Insert (licence, draw, sale, serial, seq) rows: PostgreSQL COPY, or the
-    ORM on SQLite (the demo)."""
+def _copy_tickets(*, licence_id: int, draw_id: int, groups: list[tuple[int, int, list[str]]]) -> None:
+    """Insert each (sale, first seq, serials) group's tickets: PostgreSQL COPY
+    (each row built from its sale's fixed prefix; PostgreSQL computes the key),
+    or the ORM on SQLite (the demo)."""
     if connection.vendor == "postgresql":
         columns = "licence_id, draw_id, sale_id, serial, seq, is_void"
         with connection.cursor() as cursor, cursor.copy(f"COPY raffle_ticket ({columns}) FROM STDIN") as copy:
-            for start in range(0, len(rows), 100_000):
-                copy.write(
-                    "".join(
-                        f"{lic}\t{drw}\t{sale}\t{serial}\t{seq}\tf\n"
-                        for lic, drw, sale, serial, seq in rows[start : start + 100_000]
+            for sale_id, first_seq, serials in groups:
+                prefix = f"{licence_id}\t{draw_id}\t{sale_id}\t"
+                for start in range(0, len(serials), 100_000):
+                    chunk = serials[start : start + 100_000]
+                    copy.write(
+                        "".join(f"{prefix}{serial}\t{seq}\tf\n" for seq, serial in enumerate(chunk, first_seq + start))
                     )
-                )
         return
     Ticket.objects.bulk_create(
         [
-            Ticket(licence_id=lic, draw_id=drw, sale_id=sale, serial=serial, seq=seq)
-            for lic, drw, sale, serial, seq in rows
+            Ticket(licence_id=licence_id, draw_id=draw_id, sale_id=sale_id, serial=serial, seq=seq)
+            for sale_id, first_seq, serials in groups
+            for seq, serial in enumerate(serials, first_seq)
         ],
         batch_size=2000,
     )
@@ -349,17 +351,16 @@ def write_sales(batch: SaleBatch) -> list[list[str]]:
         insert_one(batch.sales[0])
     else:
         Sale.objects.bulk_create(batch.sales, batch_size=5000)
-    rows, serials_out = [], []
-    licence_id = draw.event.licence_id
+    groups, serials_out = [], []
     for sale, serials in zip(batch.sales, batch.serial_lists, strict=True):
         if not serials:
             serials = [f"E{draw.number:03d}-{n:07d}" for n in range(seq + 1, seq + sale.ticket_count + 1)]
-        rows.extend((licence_id, draw.pk, sale.pk, serial, seq + i) for i, serial in enumerate(serials, 1))
+        groups.append((sale.pk, seq + 1, serials))
         seq += sale.ticket_count
         serials_out.append(serials)
     try:
         with connection.wrap_database_errors:  # psycopg's own errors from COPY, as Django's
-            _copy_tickets(rows)
+            _copy_tickets(licence_id=draw.event.licence_id, draw_id=draw.pk, groups=groups)
     except IntegrityError as error:  # R:T3 the constraint caught a serial sold at the same moment
         detail = getattr(getattr(error.__cause__, "diag", None), "message_detail", "") or ""
         serial = detail.split("=(", 1)[1].split(",", 1)[0] if "=(" in detail else "One of these serials"

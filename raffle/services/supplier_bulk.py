@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import DatabaseError, connection, transaction
-from django.db.models import F, Max, Sum
+from django.db.models import F, Sum
 from django.utils import timezone
 
 from core.errors import DomainError
@@ -311,7 +311,7 @@ def _vouch_and_write(*, actor, draw: Draw, file: SupplierFile, tiers, sealed, wi
                 "refunded": STATUS_REASONS["refunded"],
             },
         )
-        seq = Ticket.objects.filter(draw=draw).aggregate(m=Max("seq"))["m"] or 0
+        seq = Ticket.objects.last_seq(draw.pk)
         cursor.execute(INSERT_TICKETS[apart == 0], {**params, "seq": seq})
         cursor.execute("DROP TABLE supplier_groups, supplier_stage")
         cursor.execute("SELECT set_config('work_mem', %s, true)", [seen.work_mem])

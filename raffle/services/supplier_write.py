@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from django.core.files.base import ContentFile
 from django.db import connection
-from django.db.models import F, Max
+from django.db.models import F
 from django.utils import timezone
 
 from licensing.models import Deposit
@@ -57,7 +57,7 @@ def _write_rows(*, actor, draw: Draw, groups) -> None:
     licence_id = draw.event.licence_id
     channel = draw_sales_channel(draw)  # R:L5 the channel in force on the draw's day
     seller = actor.pk if getattr(actor, "is_authenticated", False) else None
-    seq = Ticket.objects.filter(draw=draw).aggregate(m=Max("seq"))["m"] or 0
+    seq = Ticket.objects.last_seq(draw.pk)
     now = timezone.now()
     if connection.vendor != "postgresql":  # the SQLite demo
         for group in groups:
