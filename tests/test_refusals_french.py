@@ -4,6 +4,8 @@ One per area: the draw's pool, the per-person limit, the prize board, the
 trust account's bank statement; and a draw named in French on the page is
 named alike in the audit trail whatever language the actor reads."""
 
+from decimal import Decimal
+
 import pytest
 from django.utils import translation
 
@@ -94,3 +96,15 @@ def test_an_amount_typed_wrong_is_refused_in_french_naming_what_it_is():
             with pytest.raises(MoneyError) as refused:
                 parse_amount(typed)
             assert str(refused.value).startswith("Le montant : ") and said in str(refused.value), refused.value
+
+
+def test_sales_tickets_and_rolls_are_named_in_the_readers_language():
+    """#16 the names records carry on pages (admin lists, messages) are French too."""
+    from raffle.models import Sale, Ticket
+
+    sale, ticket = Sale(pk=5, ticket_count=3, amount=Decimal("1250.00")), Ticket(serial="A1")
+    with translation.override("fr"):
+        assert str(sale) == "Vente 5 (3 billets, 1\u00a0250,00\u00a0$)"
+        assert str(ticket) == "Billet A1"
+    with translation.override("en"):
+        assert str(sale) == "Sale 5 (3 tickets, $1,250.00)"

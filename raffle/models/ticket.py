@@ -11,8 +11,9 @@ from django.conf import settings
 from django.db import connection, models
 from django.db.models import F, Q
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
+from core.money import format_money_here
 from licensing.models import Licence, SalesChannel
 from raffle.models.draw import Draw
 from raffle.models.event import ENVELOPE_COUNT, PriceTier, money_field
@@ -73,7 +74,12 @@ class TicketRoll(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} {self.first_serial}–{self.last_serial} ({self.seller_name})"
+        return gettext("%(kind)s %(first)s–%(last)s (%(seller)s)") % {
+            "kind": self.get_kind_display(),
+            "first": self.first_serial,
+            "last": self.last_serial,
+            "seller": self.seller_name,
+        }
 
     @property
     def size(self) -> int:
@@ -158,7 +164,12 @@ class Sale(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Sale {self.pk} ({self.ticket_count} ticket(s), ${self.amount:,.2f})"
+        tickets = ngettext("%(count)s ticket", "%(count)s tickets", self.ticket_count) % {"count": self.ticket_count}
+        return gettext("Sale %(number)s (%(tickets)s, %(amount)s)") % {
+            "number": self.pk,
+            "tickets": tickets,
+            "amount": format_money_here(self.amount),
+        }
 
     @property
     def is_void(self) -> bool:
@@ -235,7 +246,7 @@ class Ticket(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Ticket {self.serial}"
+        return gettext("Ticket %(serial)s") % {"serial": self.serial}
 
 
 class DrawPool(models.Model):
@@ -256,7 +267,7 @@ class DrawPool(models.Model):
     destroy_after = models.DateField(null=True, blank=True)
 
     def __str__(self) -> str:
-        return f"Pool of {self.draw}"
+        return gettext("Pool of %(draw)s") % {"draw": self.draw}
 
 
 class SelectionMethod(models.TextChoices):
@@ -313,4 +324,8 @@ class WinnerSelection(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.draw}: ticket {self.ticket.serial} (attempt {self.attempt})"
+        return gettext("%(draw)s: ticket %(serial)s (attempt %(attempt)s)") % {
+            "draw": self.draw,
+            "serial": self.ticket.serial,
+            "attempt": self.attempt,
+        }
