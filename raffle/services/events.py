@@ -37,23 +37,12 @@ def _parse_price_tiers(price_tiers) -> list[tuple[int, object]]:
         try:
             quantity = int(quantity)
         except (TypeError, ValueError):
-            raise RaffleError(
-                gettext("A price tier's ticket count must be a whole number, not %(quantity)s.")
-                % {"quantity": repr(quantity)}
-            ) from None
+            message = gettext("A price tier's ticket count must be a whole number, not %(quantity)s.")
+            raise RaffleError(message % {"quantity": repr(quantity)}) from None
         if quantity < 1:
             raise RaffleError(gettext("A price tier must sell at least one ticket."))
-        parsed.append(
-            (
-                quantity,
-                parse_amount(
-                    price,
-                    what=ngettext("The price of %(quantity)s ticket", "The price of %(quantity)s tickets", quantity)
-                    % {"quantity": quantity},
-                    allow_zero=False,
-                ),
-            )
-        )
+        what = ngettext("The price of %(quantity)s ticket", "The price of %(quantity)s tickets", quantity)
+        parsed.append((quantity, parse_amount(price, what=what % {"quantity": quantity}, allow_zero=False)))
     if not parsed:
         raise RaffleError(gettext("Give at least one ticket price, for example 1 for $5."))
     if len({q for q, _ in parsed}) != len(parsed):
