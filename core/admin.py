@@ -1,5 +1,7 @@
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.filters import SimpleListFilter
+from django.contrib.admin.widgets import AutocompleteSelect
 from django.contrib.auth import get_user_model
 from django.http import Http404
 from django.utils.translation import gettext, gettext_lazy
@@ -13,6 +15,16 @@ from core.scope import people_of, scoped, trail_of
 # choices of a field, a related record, empty or not, a date range.
 FILTER_SUFFIXES = ("", "__exact", "__isnull", "__id__exact", "__pk__exact", "__gte", "__lt", "__lte", "__gt")
 DATE_PARTS = ("__year", "__month", "__day", "__gte", "__lt")
+
+
+class NamedAutocompleteSelect(AutocompleteSelect):
+    """Django's autocomplete box, named after its label for a screen reader
+    (select2 leaves it nameless; axe: aria-input-field-name)."""
+
+    @property
+    def media(self):
+        # Listed after autocomplete.js so that Media's merge keeps it after.
+        return super().media + forms.Media(js=["admin/js/autocomplete.js", "js/admin-autocomplete-names.js"])
 
 
 class ScopedAdminMixin:
@@ -31,6 +43,8 @@ class ScopedAdminMixin:
             return queryset
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name in self.get_autocomplete_fields(request) and "widget" not in kwargs:
+            kwargs["widget"] = NamedAutocompleteSelect(db_field, self.admin_site, using=kwargs.get("using"))
         field = super().formfield_for_foreignkey(db_field, request, **kwargs)
         if field is None or getattr(field, "queryset", None) is None:
             return field
