@@ -11,6 +11,9 @@ user sends exactly --requests requests), then gunicorn is stopped and the
 database dropped. It prints requests per second and latency percentiles per
 scenario, next to the baseline (`/healthz`, no database) measured on the same
 server in the same run; `--record` appends them to docs/benchmarks.md.
+gunicorn's log goes to BENCH_SERVER_LOG (/tmp/loadtest-gunicorn.log); to see
+each request's time in the server, set BENCH_ACCESS_LOG=/tmp/access.log and
+GUNICORN_CMD_ARGS="--access-logformat '%(t)s %(p)s %(m)s %(U)s %(s)s %(M)s'".
 
 A scenario is a function returning a `Scenario`: how one user prepares (e.g.
 fetch a form's CSRF token), what its i-th request is, and what to check
@@ -312,7 +315,7 @@ def server_env(port: int) -> dict:
             "DJANGO_LOG_LEVEL": "WARNING",
             "DJANGO_SETTINGS_MODULE": "config.settings",
             "GUNICORN_BIND": f"127.0.0.1:{port}",
-            "GUNICORN_ACCESS_LOG": "/dev/null",
+            "GUNICORN_ACCESS_LOG": os.environ.get("BENCH_ACCESS_LOG", "/dev/null"),
             "AXES_VERBOSE": "false",
         }
     )
@@ -320,6 +323,7 @@ def server_env(port: int) -> dict:
 
 
 ENV: dict = {}
+SERVER_LOG = Path(os.environ.get("BENCH_SERVER_LOG", "/tmp/loadtest-gunicorn.log"))
 
 
 def manage(*args):
@@ -407,7 +411,7 @@ def free_port() -> int:
 def wait_until_up(port: int, process):
     for _ in range(200):
         if process.poll() is not None:
-            raise RuntimeError("gunicorn exited at start")
+            raise RuntimeError(f"gunicorn exited at start:\n{SERVER_LOG.read_text()[-3000:]}")
         try:
             if Client(port, "").request("GET", "/healthz")[0] == 200:
                 return
@@ -590,12 +594,14 @@ def main():
         # one for the single draw, four for four organisations, two for the public side (alone, with visitors)
         sales_draws = electronic_events_selling(7 if args.anonymous else 5)
         work_for_every_organisation(args.users)
+        # gunicorn's log to a file: an unread pipe would block its workers once full.
+        server_log = open(SERVER_LOG, "w")  # noqa: SIM115 (closed with the server)
         server = subprocess.Popen(
             [PY, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"],
             cwd=ROOT,
             env=ENV,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=server_log,
         )
         wait_until_up(port, server)
         warm = Client(port, sessions[0])  # every worker imports and connects once, unmeasured
