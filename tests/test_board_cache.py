@@ -1,17 +1,21 @@
 """The public envelope board is kept rendered for BOARD_CACHE_SECONDS (#15:
 sixteen anonymous visitors reloading it must not slow a seller): within those
 seconds a visitor's request costs no query, after them a change shows; each
-language has its own copy; the language switch keeps a token of its own."""
+language has its own copy; the language switch keeps a token of its own.
+Visitors without a session share the whole page, token aside."""
 
 import re
 import time
 from types import SimpleNamespace
 
 import pytest
+from django.contrib import messages
+from django.contrib.messages.storage.cookie import CookieStorage
 from django.contrib.sessions.models import Session
 from django.core.cache import cache
 from django.core.cache.backends import base, locmem
-from django.test import Client
+from django.http import HttpResponse
+from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from tests.factories import run_draw
@@ -111,3 +115,28 @@ def test_signed_in_staff_read_the_board_afresh_and_refresh_the_visitors_copy(
         visitor = client.get(board(event)).content.decode()
     assert "Envelope 7: opened, King of Hearts" in visitor and "Signed in as" not in visitor
     assert "Sign in" in visitor
+
+
+def _without_token(page: str) -> str:
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", page)
+
+
+def test_visitors_without_a_session_share_one_kept_page_but_each_gets_their_own_token(event, kept):
+    first, second = Client(), Client()
+    one, two = first.get(board(event)), second.get(board(event))
+    assert one.cookies["csrftoken"].value != two.cookies["csrftoken"].value
+    tokens = [re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', r.content.decode()).group(1) for r in (one, two)]
+    assert tokens[0] != tokens[1] and "csrftokenofthisvisitorgoeshere" not in one.content.decode()
+    assert _without_token(one.content.decode()) == _without_token(two.content.decode())
+
+
+def test_a_visitor_with_a_query_string_or_a_pending_message_gets_their_own_page(client, event, kept):
+    client.get(board(event))  # the shared page is kept
+    asked = client.get(board(event) + "?from=poster").content.decode()
+    assert f'name="next" value="/board/{event.pk}/?from=poster"' in asked
+    storage = CookieStorage(RequestFactory().get("/"))
+    storage.add(messages.INFO, "You are signed out.")
+    carrier = HttpResponse()
+    storage.update(carrier)
+    client.cookies["messages"] = carrier.cookies["messages"].value
+    assert "You are signed out." in client.get(board(event)).content.decode()
