@@ -5,10 +5,14 @@ written with hand-written SQL; docs/benchmarks.md, "One sale")."""
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
+from core import roles
 from licensing.models import SalesChannel
 from raffle import services
-from tests.factories import LicenceFactory, event_with_draw
+from raffle.services.sale_path import read_sale_draw
+from raffle.services.sale_read import draw_read_sql
+from tests.factories import LicenceFactory, event_with_draw, once, user_with_role
 
 pytestmark = pytest.mark.django_db
 
@@ -33,3 +37,45 @@ def test_one_sale_takes_a_fixed_number_of_statements(staff_user):  # #18
     statements = [q["sql"] for q in captured.captured_queries if "SAVEPOINT" not in q["sql"]]
     assert sale.tickets.count() == 1
     assert len(statements) <= SALE_STATEMENTS, "\n".join(statements)
+
+
+def sell_again(actor, draw):
+    return services.ticket_sell(
+        actor=actor,
+        draw=draw,
+        tier_quantity=1,
+        purchaser_name="Ann Buyer",
+        purchaser_contact="519-555-0101",
+        envelope_pick=10,
+        device="POS-1",
+    )
+
+
+def test_the_draw_read_for_the_sales_page_serves_one_sale_only(staff_user):  # #18
+    event = event_with_draw(actor=staff_user, licence=LicenceFactory(sales_channel=SalesChannel.ELECTRONIC))
+    draw = services.draw_open_sales(actor=staff_user, draw=event.draws.get(number=1))
+    read = read_sale_draw(draw.pk)
+    with CaptureQueriesContext(connection) as first:
+        sell_again(staff_user, read)
+    with CaptureQueriesContext(connection) as second:
+        sell_again(staff_user, read)  # the same object again: read afresh, as any other draw
+    reads = [len([q for q in c.captured_queries if draw_read_sql()[:60] in q["sql"]]) for c in (first, second)]
+    assert reads == [0, 1]
+
+
+def test_a_sale_from_the_sales_page_takes_a_fixed_number_of_statements(client, staff_user):  # #18
+    # The page reads the draw, and whether it is the seller's, once; the sale uses that read.
+    event = event_with_draw(actor=staff_user, licence=LicenceFactory(sales_channel=SalesChannel.ELECTRONIC))
+    draw = services.draw_open_sales(actor=staff_user, draw=event.draws.get(number=1))
+    seller = user_with_role(roles.SELLER, organisation=event.licence.organisation)
+    client.force_login(seller)
+    url = reverse("sales_sell", args=[draw.pk])
+    form = once(tier="1", units="1", purchaser_name="Ann", purchaser_contact="519-555-0101", envelope_pick="10")
+    with CaptureQueriesContext(connection) as captured:
+        response = client.post(url, {**form, "device": "POS-1"})
+    assert response.status_code == 302, response.content[:500]
+    statements = [q["sql"] for q in captured.captured_queries if "SAVEPOINT" not in q["sql"]]
+    # the session, the user, the authenticator and the roles; the one-time token (its record and its
+    # result); the sale with its one read of the draw; the session's write (the device remembered)
+    assert len(statements) <= 4 + 2 + SALE_STATEMENTS + 1, "\n".join(statements)
+    assert sum(draw_read_sql()[:60] in sql for sql in statements) == 1

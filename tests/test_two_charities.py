@@ -112,6 +112,22 @@ def test_another_charitys_seller_cannot_sell_its_tickets(client, charities):
     assert response.status_code == 404 and not Sale.objects.filter(draw=draws[hospice]).exists()
 
 
+def test_a_seller_here_who_is_only_treasurer_there_cannot_sell_there(client, charities):
+    # The sales page reads the draw and whether it is theirs in one statement (#18): the role
+    # must be held in the draw's own organisation, not in another one.
+    lions, hospice, people, draws = charities
+    seller = people[(lions, roles.SELLER)]
+    give_role(seller, roles.TREASURER, organisation=hospice)
+    client.force_login(seller)
+    theirs = reverse("sales_sell", args=[draws[hospice].pk])
+    form = once(tier="1", units="1", purchaser_name="Mallory", purchaser_contact="x", envelope_pick="3", device="P")
+    assert client.get(theirs).status_code == 404
+    assert client.post(theirs, form).status_code == 404
+    assert not Sale.objects.filter(draw=draws[hospice]).exists()
+    assert client.get(reverse("sales_sell", args=[draws[lions].pk])).status_code == 200
+    assert client.get(reverse("sales_sell", args=[draws[lions].pk + 10_000])).status_code == 404
+
+
 def test_another_charitys_treasurer_reads_none_of_its_treasury(client, charities):
     lions, hospice, people, draws = charities
     login_verified(client, people[(lions, roles.TREASURER)])

@@ -31,6 +31,7 @@ from django.utils.translation import gettext
 
 from core.money import ZERO
 from core.rows import insert_one
+from core.scope import scoped
 from core.text import ascii_digits
 from licensing.terms import read_amendments_once
 from raffle.errors import EventConcluded, RaffleError
@@ -94,22 +95,40 @@ def selling_draw(draw: Draw, *, returning: bool = False) -> Draw:
     A roll sold before its licence was cancelled may still come back
     (`returning`); nothing new is sold under a cancelled licence (R5).
     The licence's approved amendments are read here once for the whole sale
-    (its channel, draw place, prize board and sales plan in force, #18)."""
-    draw = read_sale_draw(draw.pk)
+    (its channel, draw place, prize board and sales plan in force, #18).
+
+    A draw just read by `read_sale_draw` (the sales page reads it for its
+    form) serves the one sale that follows instead of being read again: that
+    read is as unlocked as this one would be, older only by the form's
+    checks, and what can change while a draw sells (its state, its total
+    against the prize board and the sales plan) is checked again under the
+    lock by `write_sales`."""
+    if not draw.__dict__.pop(FRESH_FOR_SALE, False):
+        draw = read_sale_draw(draw.pk)
+        draw.__dict__.pop(FRESH_FOR_SALE)
     check_selling(draw)
     if not returning:
         check_not_cancelled(draw.event.licence, f"a sale for draw {draw.number}")
     return draw
 
 
-def read_sale_draw(pk: int) -> Draw:
+# Put on a draw by `read_sale_draw`, taken off by the one `selling_draw` that uses it.
+FRESH_FOR_SALE = "read_for_the_next_sale"
+
+
+def read_sale_draw(pk: int, *, user=None, roles: tuple[str, ...] = ()) -> Draw:
     """The draw with its event, licence and all a sale checks, read once with
     no lock: on PostgreSQL in one statement written once (`sale_read`); the
-    sales page's form reads its choices from it too."""
+    sales page's form reads its choices from it too. With a `user`, only a
+    draw of the organisations they work for in one of `roles` is found (#15:
+    any other is Draw.DoesNotExist, like a draw that does not exist)."""
     if connection.vendor == "postgresql":
-        return read_draw_for_sale(pk)
-    draw = Draw.objects.select_related("event__licence").annotate(**sale_columns()).get(pk=pk)
-    read_amendments_once(draw.event.licence)
+        draw = read_draw_for_sale(pk, user=user, roles=roles)
+    else:
+        draws = Draw.objects.select_related("event__licence").annotate(**sale_columns())
+        draw = (draws if user is None else scoped(draws, user, *roles)).get(pk=pk)
+        read_amendments_once(draw.event.licence)
+    draw.__dict__[FRESH_FOR_SALE] = True
     return draw
 
 

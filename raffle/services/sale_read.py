@@ -9,7 +9,9 @@ amendment (L3, L5). On PostgreSQL all of it comes back from ONE statement
 written once per process from the models' own columns, and the draw, event
 and licence are built from its row the way the ORM builds them (`from_db`):
 no query is compiled per sale. Nothing here is locked: `sale_path.write_sales`
-takes the draw's lock and checks its state again.
+takes the draw's lock and checks its state again. The same statement says
+whether the person selling works for the draw's organisation in one of the
+page's roles (#15), so the sales page needs no query of its own for that.
 
 The sale's checks read these through `sale_path.price_tiers`,
 `sale_path.sealed_envelopes`, `purchase_limits` and `licensing.terms`, which
@@ -21,7 +23,7 @@ import functools
 
 from django.db import connection
 
-from licensing.models import AmendmentStatus, ExcludedPerson, Licence
+from licensing.models import AmendmentStatus, ExcludedPerson, Licence, Membership
 from licensing.terms import read_amendments_once
 from raffle.models import Draw, Event, PriceTier
 
@@ -46,7 +48,9 @@ SELECT {_columns(Draw, "d")}, {_columns(Event, "e")}, {_columns(Licence, "l")},
   ARRAY(SELECT v.number FROM raffle_envelope v WHERE v.event_id = d.event_id AND v.opened_at IS NULL),
   ARRAY(SELECT ARRAY[x.full_name, x.contact, x.reason] FROM licensing_excludedperson x
     WHERE x.organisation_id = l.organisation_id ORDER BY x.full_name, x.id),
-  EXISTS (SELECT 1 FROM licensing_licenceamendment m WHERE m.licence_id = l.id AND m.status = %s)
+  EXISTS (SELECT 1 FROM licensing_licenceamendment m WHERE m.licence_id = l.id AND m.status = %s),
+  %s OR EXISTS (SELECT 1 FROM {Membership._meta.db_table} w
+    WHERE w.user_id = %s AND w.organisation_id = l.organisation_id AND w.role = ANY(%s))
 FROM raffle_draw d
 JOIN raffle_event e ON e.id = d.event_id
 JOIN licensing_licence l ON l.id = e.licence_id
@@ -68,20 +72,26 @@ def _instance(model, row: tuple, start: int):
     return model.from_db(connection.alias, names, values), start + len(names)
 
 
-def read_draw_for_sale(pk: int) -> Draw:
+def read_draw_for_sale(pk: int, *, user=None, roles: tuple[str, ...] = ()) -> Draw:
     """The draw `pk` with its event and licence and everything a sale checks
-    (see the module's docstring), in one statement. PostgreSQL only."""
+    (see the module's docstring), in one statement. PostgreSQL only. With a
+    `user`, a draw of an organisation they do not work for in one of `roles`
+    is not found (Draw.DoesNotExist), as `core.scope.own` would have it; a
+    superuser works for every organisation."""
+    everyone = user is None or user.is_superuser
     with connection.cursor() as cursor:
-        cursor.execute(draw_read_sql(), [AmendmentStatus.APPROVED, pk])
+        cursor.execute(
+            draw_read_sql(), [AmendmentStatus.APPROVED, everyone, None if everyone else user.pk, list(roles), pk]
+        )
         row = cursor.fetchone()
-    if row is None:
+    if row is None or not row[-1]:
         raise Draw.DoesNotExist("Draw matching query does not exist.")
     draw, at = _instance(Draw, row, 0)
     event, at = _instance(Event, row, at)
     licence, at = _instance(Licence, row, at)
     Draw.event.field.set_cached_value(draw, event)
     Event.licence.field.set_cached_value(event, licence)
-    committed, planned, has_plan, tiers, sealed, excluded, amended = row[at:]
+    committed, planned, has_plan, tiers, sealed, excluded, amended, _theirs = row[at:]
     # R:L3 as `prize_board.sale_columns` annotates them
     draw.committed_prizes, draw.planned_max, draw.has_plan = committed, planned, has_plan
     # R:T1 the event's price tiers, by quantity

@@ -148,60 +148,67 @@ def rolls(request, draw_id: int):
 
 @roles.role_required(*SALES_ROLES)
 def sell(request, draw_id: int):
-    # the draw as a sale reads it (its tiers, sealed envelopes, amendments: one statement, #18), once it is theirs
-    draw = read_sale_draw(own(request, Draw.objects.only("pk"), pk=draw_id).pk)
+    # the draw as a sale reads it (its tiers, sealed envelopes, amendments, and whether it is
+    # theirs: one statement, #18); the sale that follows uses this read (`selling_draw`)
+    try:
+        draw = read_sale_draw(draw_id, user=request.user, roles=request.acting_roles)
+    except Draw.DoesNotExist:
+        raise Http404("No draw of your organisations has this number.") from None
     channel = draw_sales_channel(draw)
     if channel == SalesChannel.PAPER_ROLL:
         return _rolls_page(request, draw)
-    token = once.posted_token(request) if request.method == "POST" else None
-    try:
-        done = once.first_result(actor=request.user, token=token)
-    except DomainError as error:
-        messages.error(request, str(error))
-        return redirect("sales_sell", draw_id=draw.pk)
-    if done:  # the same form again (a double click, a retry): its first sale, not a second
-        messages.info(request, ALREADY_DONE)
-        return redirect(done)
     form = SaleForm(request.POST or None, draw=draw, initial={"device": request.session.get("sales_device", "")})
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        serials = data.get("serials", "").replace(",", " ").split() or None
-        sold = []
-
-        def sell_once() -> str:
-            sold.append(
-                services.ticket_sell(
-                    actor=request.user,
-                    draw=draw,
-                    tier_quantity=data["tier"],
-                    units=data["units"],
-                    purchaser_name=data["purchaser_name"],
-                    purchaser_contact=data["purchaser_contact"],
-                    envelope_pick=data["envelope_pick"],
-                    device=data["device"],
-                    serials=serials,
-                    place=draw_place_of(draw) if data.get("inside_hall") else "",
-                )
-            )
-            return reverse("sale_detail", args=[sold[0].pk])
-
-        try:
-            done, first = once.submission_once(actor=request.user, token=token, perform=sell_once)
-        except DomainError as error:
-            form.add_error(None, str(error))
-        else:
-            if not first:
+    if request.method == "POST":
+        token = once.posted_token(request)
+        if not form.is_valid():
+            # the same form again (a double click, a retry) once it no longer validates: its first sale
+            try:
+                done = once.first_result(actor=request.user, token=token)
+            except DomainError as error:
+                messages.error(request, str(error))
+                return redirect("sales_sell", draw_id=draw.pk)
+            if done:
                 messages.info(request, ALREADY_DONE)
                 return redirect(done)
-            if request.session.get("sales_device") != data["device"]:  # a session write only when it changes
-                request.session["sales_device"] = data["device"]
-            sale = sold[0]
-            messages.success(
-                request,
-                gettext("Sold %(ticket_count)s ticket(s) for %(amount)s.")
-                % {"ticket_count": sale.ticket_count, "amount": format_money_here(sale.amount)},
-            )
-            return redirect(done)
+        else:
+            data = form.cleaned_data
+            serials = data.get("serials", "").replace(",", " ").split() or None
+            sold = []
+
+            def sell_once() -> str:
+                sold.append(
+                    services.ticket_sell(
+                        actor=request.user,
+                        draw=draw,
+                        tier_quantity=data["tier"],
+                        units=data["units"],
+                        purchaser_name=data["purchaser_name"],
+                        purchaser_contact=data["purchaser_contact"],
+                        envelope_pick=data["envelope_pick"],
+                        device=data["device"],
+                        serials=serials,
+                        place=draw_place_of(draw) if data.get("inside_hall") else "",
+                    )
+                )
+                return reverse("sale_detail", args=[sold[0].pk])
+
+            try:  # a repeat of a form that was recorded gets its first sale, not a second (core.once)
+                done, first = once.submission_once(actor=request.user, token=token, perform=sell_once)
+            except DomainError as error:
+                form.add_error(None, str(error))
+            else:
+                if not first:
+                    messages.info(request, ALREADY_DONE)
+                    return redirect(done)
+                if request.session.get("sales_device") != data["device"]:  # a session write only when it changes
+                    request.session["sales_device"] = data["device"]
+                sale = sold[0]
+                messages.success(
+                    request,
+                    gettext("Sold %(ticket_count)s ticket(s) for %(amount)s.")
+                    % {"ticket_count": sale.ticket_count, "amount": format_money_here(sale.amount)},
+                )
+                return redirect(done)
     return render(
         request,
         "raffle/sales/sell.html",
