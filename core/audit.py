@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from django.db import connection, transaction
 from django.utils import timezone, translation
 
-from core.audit_chain import GENESIS_HASH, SYSTEM_CHAIN, canonical, chain_of, entry_mac, lock_chain
+from core.audit_chain import GENESIS_HASH, LOCK_CLASS, SYSTEM_CHAIN, canonical, chain_of, entry_mac, lock_chain
 from core.audit_verify import ChainReport, audit_verify, verify_anchor, verify_incremental
 from core.models import AuditEntry
+from core.prepared import prepared_cursor
 from core.rows import insert_one
 
 __all__ = [
@@ -63,8 +64,7 @@ def audit_record(*, actor, action: str, obj=None, data: dict | None = None, orga
         "object_repr": _repr(obj),
         "data": canonical(data or {}),
     }
-    lock_chain(chain)
-    last = chain_last(chain)  # read after the lock: the head no other append can move now
+    last = locked_chain_last(chain)  # read once the lock is held: the head no other append can move now
     seq, prev_hash = (last[0] + 1, last[1]) if last else (1, GENESIS_HASH)
     entry_hash = entry_mac(seq=seq, prev_hash=prev_hash, **fields)
     entry = AuditEntry(seq=seq, prev_hash=prev_hash, hash=entry_hash, **fields)
@@ -72,16 +72,21 @@ def audit_record(*, actor, action: str, obj=None, data: dict | None = None, orga
     return entry
 
 
-# A chain's newest position and hash (the statement `audit_record` runs after taking the chain's lock).
-LAST_SQL = "SELECT seq, hash FROM core_auditentry WHERE chain = %s ORDER BY seq DESC LIMIT 1"
+# Take the chain's lock, then read its newest position and hash, in one call
+# (migration core 0005: a function, so the read has a snapshot taken after the lock).
+LOCK_AND_LAST_SQL = "SELECT head_seq, head_hash FROM core_audit_chain_lock_head(%s::integer, %s::integer, %s::bigint)"
 
 
-def chain_last(chain: int) -> tuple[int, str] | None:
+def locked_chain_last(chain: int) -> tuple[int, str] | None:
+    """Lock `chain` until the transaction ends (one append at a time per
+    chain), then its newest (seq, hash), or None while it is empty."""
     if connection.vendor != "postgresql":
+        lock_chain(chain)  # SQLite (the demo database) serialises writers itself
         return AuditEntry.objects.filter(chain=chain).order_by("-seq").values_list("seq", "hash").first()
-    with connection.cursor() as cursor:
-        cursor.execute(LAST_SQL, [chain])
-        return cursor.fetchone()
+    with prepared_cursor() as cursor:
+        cursor.execute(LOCK_AND_LAST_SQL, [LOCK_CLASS, chain % 2**31, chain])
+        row = cursor.fetchone()
+    return None if row is None or row[0] is None else (row[0], row[1])
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
 
+from core.prepared import prepared_cursor
+
 GENESIS_HASH = "0" * 64
 SYSTEM_CHAIN = 0
 # pg_advisory_xact_lock(int, int): this class id and the chain; "CATA".
@@ -123,6 +125,6 @@ def lock_chain(chain: int) -> None:
     """Serialise appends to ONE chain until the transaction ends. Called by
     `audit_record`, which services call last, so it is held briefly."""
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
+        with prepared_cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_CLASS, chain % 2**31])
     # SQLite (the demo database) serialises writers itself.

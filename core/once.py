@@ -32,6 +32,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.errors import DomainError
 from core.models import Submission
+from core.prepared import prepared_cursor
 
 FIELD = "once"
 _SHAPE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
@@ -99,7 +100,11 @@ def submission_once(*, actor, token: str | None, perform: Callable[[], str]) -> 
         _check_owner(first[0], actor)
         return first[1], False
     result = perform()
-    Submission.objects.filter(token=token).update(result=result)
+    if connection.vendor == "postgresql":
+        with prepared_cursor() as cursor:
+            cursor.execute(RESULT_SQL, [result, token])
+    else:
+        Submission.objects.filter(token=token).update(result=result)
     return result, True
 
 
@@ -109,12 +114,13 @@ RECORD_SQL = (
     "INSERT INTO core_submission (token, user_id, made_at, result) VALUES (%s, %s, %s, '') "
     "ON CONFLICT (token) DO NOTHING RETURNING id"
 )
+RESULT_SQL = "UPDATE core_submission SET result = %s WHERE token = %s"
 
 
 def _record_token(token: str, actor) -> bool:
     """Record the token's first use; False when an earlier POST recorded it."""
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
+        with prepared_cursor() as cursor:
             cursor.execute(RECORD_SQL, [token, actor.pk, timezone.now()])
             return cursor.fetchone() is not None
     try:

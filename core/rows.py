@@ -15,6 +15,8 @@ import functools
 from django.db import connection
 from django.db.models import NOT_PROVIDED
 
+from core.prepared import prepared_cursor
+
 
 @functools.cache
 def _plan(model) -> tuple[str, tuple] | None:
@@ -40,7 +42,7 @@ def insert_one(obj) -> None:
         values = [field.pre_save(obj, True) for field in fields]
         if not any(hasattr(value, "resolve_expression") for value in values):
             params = [field.get_db_prep_save(value, connection) for field, value in zip(fields, values, strict=True)]
-            with connection.cursor() as cursor:
+            with prepared_cursor() as cursor:  # planned once per connection (core.prepared)
                 cursor.execute(sql, params)
                 obj.pk = cursor.fetchone()[0]
             obj._state.adding, obj._state.db = False, connection.alias

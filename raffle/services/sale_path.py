@@ -30,6 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from core.money import ZERO
+from core.prepared import prepared_cursor
 from core.rows import insert_one
 from core.scope import scoped
 from core.text import ascii_digits
@@ -46,6 +47,7 @@ from raffle.services.prize_board import (
 )
 from raffle.services.purchase_limits import Purchase, purchase_limits_check
 from raffle.services.sale_read import read_draw_for_sale
+from raffle.services.ticket_rows import write_tickets
 
 # The most serials one roll, book or import may carry.
 MAX_BATCH = 2_000_000
@@ -308,7 +310,7 @@ def _take_seq(batch: SaleBatch) -> tuple[int, Decimal]:
     the last seq taken before this batch and the draw's valid sales after it."""
     draw, tickets, amount = batch.draw, batch.tickets, batch.amount
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
+        with prepared_cursor() as cursor:
             cursor.execute(
                 "UPDATE raffle_draw SET sales_amount = sales_amount + %s, sales_valid = sales_valid + %s, "
                 "tickets_valid = tickets_valid + %s WHERE id = %s AND state = %s "
@@ -330,31 +332,6 @@ def _take_seq(batch: SaleBatch) -> tuple[int, Decimal]:
         check_selling(fresh)
         raise RaffleError(gettext("Sales for draw %(number)s are closed.") % {"number": fresh.number}, rule="T4")
     return row[0] - tickets, row[1]
-
-
-def _copy_tickets(*, licence_id: int, draw_id: int, groups: list[tuple[int, int, list[str]]]) -> None:
-    """Insert each (sale, first seq, serials) group's tickets: PostgreSQL COPY
-    (each row built from its sale's fixed prefix; PostgreSQL computes the key),
-    or the ORM on SQLite (the demo)."""
-    if connection.vendor == "postgresql":
-        columns = "licence_id, draw_id, sale_id, serial, seq, is_void"
-        with connection.cursor() as cursor, cursor.copy(f"COPY raffle_ticket ({columns}) FROM STDIN") as copy:
-            for sale_id, first_seq, serials in groups:
-                prefix = f"{licence_id}\t{draw_id}\t{sale_id}\t"
-                for start in range(0, len(serials), 100_000):
-                    chunk = serials[start : start + 100_000]
-                    copy.write(
-                        "".join(f"{prefix}{serial}\t{seq}\tf\n" for seq, serial in enumerate(chunk, first_seq + start))
-                    )
-        return
-    Ticket.objects.bulk_create(
-        [
-            Ticket(licence_id=licence_id, draw_id=draw_id, sale_id=sale_id, serial=serial, seq=seq)
-            for sale_id, first_seq, serials in groups
-            for seq, serial in enumerate(serials, first_seq)
-        ],
-        batch_size=2000,
-    )
 
 
 def write_sales(batch: SaleBatch) -> list[list[str]]:
@@ -379,7 +356,7 @@ def write_sales(batch: SaleBatch) -> list[list[str]]:
         serials_out.append(serials)
     try:
         with connection.wrap_database_errors:  # psycopg's own errors from COPY, as Django's
-            _copy_tickets(licence_id=draw.event.licence_id, draw_id=draw.pk, groups=groups)
+            write_tickets(licence_id=draw.event.licence_id, draw_id=draw.pk, groups=groups)
     except IntegrityError as error:  # R:T3 the constraint caught a serial sold at the same moment
         detail = getattr(getattr(error.__cause__, "diag", None), "message_detail", "") or ""
         serial = detail.split("=(", 1)[1].split(",", 1)[0] if "=(" in detail else "One of these serials"

@@ -1,0 +1,49 @@
+"""The statements every sale runs, planned once per database connection (#18).
+
+Django sends each statement with its values written in (psycopg's client-side
+binding), so PostgreSQL parses and plans it on every execution. For the sale
+path's statements that planning is most of their cost in the database: the
+read of the draw with everything a sale checks (`raffle.services.sale_read`)
+takes about 1.5 ms to plan and 0.25 ms to run. `prepared_cursor()` gives a
+cursor that sends its values apart and asks PostgreSQL to keep the plan of
+each statement on the connection (a prepared statement, made the first time
+the connection runs it), so later executions skip the planning.
+
+It goes through Django's cursor wrapper, so errors are Django's, and tests
+that count queries see these statements like any other. PostgreSQL only.
+
+Operators: a prepared statement lives as long as its connection
+(`DATABASE_CONN_MAX_AGE`). Restart the application after `migrate` (as the
+deploy guide says) so no connection keeps a plan made before the change; a
+connection pooler in transaction mode must pass prepared statements through
+(PgBouncer 1.21 and later with `max_prepared_statements`).
+"""
+
+import psycopg
+from django.db import connection
+
+
+class _PreparedCursor(psycopg.Cursor):
+    """A server-side binding cursor whose every statement is prepared."""
+
+    def execute(self, query, params=None, *, prepare=None, binary=None):
+        return super().execute(query, params, prepare=True, binary=binary)
+
+
+# Django turns psycopg's prepared statements off (`prepare_threshold` None) so
+# that no statement is prepared behind its back. Its own cursors bind on the
+# client and never prepare; with a threshold no connection reaches, only the
+# statements sent here with `prepare=True` are.
+ONLY_WHEN_ASKED = 2**31 - 1
+
+
+def prepared_cursor():
+    """A cursor of the default connection whose statements are planned once per connection."""
+    connection.ensure_connection()
+    raw = connection.connection
+    if raw.prepare_threshold is None:
+        raw.prepare_threshold = ONLY_WHEN_ASKED
+    cursor = _PreparedCursor(raw)
+    if connection.queries_logged:
+        return connection.make_debug_cursor(cursor)
+    return connection.make_cursor(cursor)
