@@ -18,17 +18,11 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import django_on_a_scratch_database  # noqa: E402
+
 REQUESTS = int(os.environ.get("BENCH_REQUESTS", "500"))
-
-
-def django_on_a_scratch_database():
-    """Django with the test settings, its database named BENCH_DATABASE_NAME."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.test_settings")
-    os.environ["TEST_DATABASE_NAME"] = os.environ.get("BENCH_DATABASE_NAME", "bench_public_pages")
-    import django
-
-    django.setup()
 
 
 def measure(client, url: str, **headers) -> tuple[float, int]:
@@ -59,7 +53,7 @@ def build():
 
 
 def main():
-    django_on_a_scratch_database()
+    django_on_a_scratch_database("bench_public_pages")
     from django.conf import settings
     from django.core.cache import cache
     from django.db import connection

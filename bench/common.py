@@ -15,6 +15,21 @@ def prepare_database(name: str) -> None:
     os.environ["DATABASE_URL"] = base.rsplit("/", 1)[0] + "/" + name
 
 
+def django_on_a_scratch_database(default_name: str) -> None:
+    """Django with the test settings, its test database named
+    BENCH_DATABASE_NAME (default `default_name`), for benchmarks that build
+    it with the test runner's `create_test_db`."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.test_settings")
+    os.environ["TEST_DATABASE_NAME"] = os.environ.get("BENCH_DATABASE_NAME", default_name)
+    import django
+
+    django.setup()
+
+
 def selling_draw(*, actor, organisation, number: str, channel: str):
     """Draw 1 of a fresh event, selling, under a new AGCO licence `number` of
     `organisation` on `channel`, with a prize board no benchmark reaches."""

@@ -80,3 +80,19 @@ def test_a_sale_from_the_sales_page_takes_a_fixed_number_of_statements(client, s
     # result); the sale with its one read of the draw; the session's write (the device remembered)
     assert len(statements) <= 4 + 2 + SALE_STATEMENTS + 1, "\n".join(statements)
     assert sum(DRAW_READ in sql for sql in statements) == 1
+
+
+def test_the_sale_paths_statements_are_planned_once_per_connection(staff_user):  # #18
+    # core.prepared: after its first executions PostgreSQL keeps one generic plan of the draw
+    # read and of the draw's UPDATE instead of planning them for every sale.
+    event = event_with_draw(actor=staff_user, licence=LicenceFactory(sales_channel=SalesChannel.ELECTRONIC))
+    draw = services.draw_open_sales(actor=staff_user, draw=event.draws.get(number=1))
+    for _ in range(8):
+        sell_again(staff_user, draw)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT statement, generic_plans FROM pg_prepared_statements WHERE statement LIKE %s OR statement LIKE %s",
+            [f"%{DRAW_READ}%", "UPDATE raffle_draw SET sales_amount%"],
+        )
+        plans = cursor.fetchall()
+    assert len(plans) == 2 and all(generic >= 2 for _statement, generic in plans), plans

@@ -1,0 +1,119 @@
+"""What one sale POST of the staff sales page costs the server (#18): CPU of
+the Django process and of its PostgreSQL backend per request, and the
+statements it sends, against `/healthz` (the middleware and nothing else) in
+the same run.
+
+Through every middleware with Django's test client (no network, no
+gunicorn), as a seller would send it: an administrator of the organisation
+(a membership, not a superuser), a session that passed two-factor, the form
+with its one-time token, the same device every time; each response's
+message cookie dropped, as the next page a seller opens would show and drop
+it. django-axes on. The backend's CPU is read from /proc (Linux), so run it
+on the database's own machine. Throw-away database (BENCH_DATABASE_NAME,
+default bench_sale_request).
+
+    .venv/bin/python bench/bench_sale_request.py
+"""
+
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import django_on_a_scratch_database, selling_draw  # noqa: E402
+
+REQUESTS = int(os.environ.get("BENCH_REQUESTS", "500"))
+
+
+def backend_cpu_reader():
+    """A function giving the CPU seconds of this connection's PostgreSQL backend."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    ticks = os.sysconf("SC_CLK_TCK")
+
+    def read() -> float:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / ticks
+
+    return read
+
+
+def main() -> int:
+    django_on_a_scratch_database("bench_sale_request")
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from core.once import new_token
+    from licensing.models import Organisation, SalesChannel
+    from licensing.services import membership_add
+    from tests.factories import login_verified
+
+    settings.ALLOWED_HOSTS = ["testserver"]
+    settings.AXES_ENABLED = True
+    settings.REQUIRE_2FA_ROLES = ["treasurer", "administrator"]
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        admin = get_user_model().objects.create_superuser("bench", "bench@example.org", "bench-password-123")
+        organisation = Organisation.objects.create(name="Bench", charity_registration_number="1RR0001", city="Ottawa")
+        draw = selling_draw(actor=admin, organisation=organisation, number="SR-1", channel=SalesChannel.ELECTRONIC)
+        seller = get_user_model().objects.create_user("seller0", password=None, is_staff=True)
+        seller.groups.add(Group.objects.get(name="administrator"))
+        membership_add(actor=None, user=seller, organisation=organisation, role="administrator")
+        client = Client()
+        login_verified(client, seller)
+        url = f"/draws/{draw.pk}/sales/"
+
+        def sale(i: int) -> None:
+            form = {
+                "tier": "1",
+                "units": "1",
+                "purchaser_name": f"Buyer {i}",
+                "purchaser_contact": "613-555-0142",
+                "envelope_pick": str(i % 52 + 1),
+                "device": "POS-1",
+                "once": new_token(),
+            }
+            response = client.post(url, form)
+            assert response.status_code == 302, response.status_code
+            client.cookies.pop("messages", None)
+
+        def healthz(_i: int) -> None:
+            assert client.get("/healthz").status_code == 200
+
+        backend_cpu = backend_cpu_reader()
+        rows = []
+        for name, request in (("/healthz (baseline)", healthz), ("sale POST, one ticket", sale)):
+            for i in range(30):  # warm up: templates compiled, statements prepared
+                request(i)
+            with CaptureQueriesContext(connection) as captured:
+                request(99)
+            statements = captured.captured_queries
+            began, began_backend = time.process_time(), backend_cpu()
+            for i in range(REQUESTS):
+                request(1000 + i)
+            django_ms = (time.process_time() - began) / REQUESTS * 1000
+            backend_ms = (backend_cpu() - began_backend) / REQUESTS * 1000
+            rows.append((name, django_ms, backend_ms, len(statements)))
+        base = rows[0][1] + rows[0][2]
+        print(f"| request ({REQUESTS} each) | Django CPU ms | PostgreSQL CPU ms | both | x /healthz | statements |")
+        print("|---|---|---|---|---|---|")
+        for name, django_ms, backend_ms, count in rows:
+            both = django_ms + backend_ms
+            print(f"| {name} | {django_ms:.2f} | {backend_ms:.2f} | {both:.2f} | {both / base:.1f}x | {count} |")
+        print(f"load average at the end: {os.getloadavg()[0]:.2f}")
+        return 0
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
