@@ -13,8 +13,11 @@ on the database's own machine. Throw-away database (BENCH_DATABASE_NAME,
 default bench_sale_request).
 
     .venv/bin/python bench/bench_sale_request.py
+    BENCH_PROFILE=/tmp/sale .venv/bin/python bench/bench_sale_request.py   # and where the CPU goes
 """
 
+import contextlib
+import cProfile
 import os
 import sys
 import time
@@ -25,6 +28,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import django_on_a_scratch_database, selling_draw  # noqa: E402
 
 REQUESTS = int(os.environ.get("BENCH_REQUESTS", "500"))
+# A path prefix: write a cProfile of each measured loop there (PROFILE.0 /healthz, PROFILE.1 the sale).
+PROFILE = os.environ.get("BENCH_PROFILE", "")
+
+
+@contextlib.contextmanager
+def profiled(path: str):
+    """cProfile the block into `path` (pstats format), or nothing when it is empty."""
+    if not path:
+        yield
+        return
+    profile = cProfile.Profile()
+    profile.enable()
+    try:
+        yield
+    finally:
+        profile.disable()
+        profile.dump_stats(path)
 
 
 def backend_cpu_reader():
@@ -98,8 +118,9 @@ def main() -> int:
                 request(99)
             statements = captured.captured_queries
             began, began_backend = time.process_time(), backend_cpu()
-            for i in range(REQUESTS):
-                request(1000 + i)
+            with profiled(PROFILE and f"{PROFILE}.{len(rows)}"):
+                for i in range(REQUESTS):
+                    request(1000 + i)
             django_ms = (time.process_time() - began) / REQUESTS * 1000
             backend_ms = (backend_cpu() - began_backend) / REQUESTS * 1000
             rows.append((name, django_ms, backend_ms, len(statements)))

@@ -259,6 +259,14 @@ def goals(results: list[dict]) -> str:
             f"{'OK' if one['p99'] < 250 else 'OVER'}",
             f"- sellers over 4 organisations: {four['rps']:.0f} sales/s = {spread:.2f}x one draw "
             f"(goal >= 1, not slower): {'OK' if spread >= 1 else 'SLOWER'}; p99 {four['p99']:.0f} ms",
+            "- round by round: one draw "
+            + ", ".join(
+                f"{o['rps'] / b['rps']:.2f} (p99 {o['p99']:.0f} ms)"
+                for b, o in zip(base["rounds"], one["rounds"], strict=True)
+            )
+            + " of /healthz; 4 organisations "
+            + ", ".join(f"{f['rps'] / o['rps']:.2f}x" for o, f in zip(one["rounds"], four["rounds"], strict=True))
+            + " one draw",
             f"- load average at the end: {os.getloadavg()[0]:.2f} (the machine is shared)",
         ]
     )
@@ -595,11 +603,32 @@ def pooled(runs: list[dict]) -> dict:
     )
 
 
-def report(results: list[dict], users: int, requests: int, workers: str) -> str:
+def compared_in_rounds(port: int, sessions: list[str], args, draws: list[int]) -> list[dict]:
+    """/healthz, the sellers on one draw and the sellers over 4 organisations,
+    taken in turn `--rounds` times (each round on fresh draws), each pooled
+    over its rounds: the machine's speed drifts within a run (one /healthz
+    run to the next moved by a sixth), so the three share the same moments."""
+    runs = {BASELINE: [], ONE_DRAW: [], FOUR_ORGS: []}
+    for first in range(0, len(draws), 5):
+        for scenario in (
+            baseline_scenario(),
+            sales_scenario(draws[first : first + 1], ONE_DRAW),
+            sales_scenario(draws[first + 1 : first + 5], FOUR_ORGS),
+        ):
+            print(f"  {scenario.name}, round {first // 5 + 1} of {args.rounds}...", flush=True)
+            runs[scenario.name].append(run_scenario(scenario, port, sessions, args.requests))
+    results = [pooled(each) for each in runs.values()]
+    for result, each in zip(results, runs.values(), strict=True):
+        result["rounds"] = each
+    return results
+
+
+def report(results: list[dict], users: int, requests: int, workers: str, rounds: int) -> str:
     base = results[0]
     lines = [
         f"{users} concurrent users x {requests} requests per scenario, gunicorn {workers} sync "
-        f"workers, 127.0.0.1, PostgreSQL, DEBUG off; {os.cpu_count()} CPUs.",
+        f"workers, 127.0.0.1, PostgreSQL, DEBUG off; {os.cpu_count()} CPUs. /healthz and the sales runs "
+        f"taken in turn {rounds} times, each pooled over its rounds.",
         "",
         "| scenario | requests | errors | req/s | p50 ms | p90 ms | p99 ms | max ms | vs baseline p50 | checks |",
         "|---|---|---|---|---|---|---|---|---|---|",
@@ -621,6 +650,9 @@ def main():
     parser.add_argument("--users", type=int, default=16)
     parser.add_argument("--requests", type=int, default=40, help="per user and scenario")
     parser.add_argument("--workers", default=os.environ.get("GUNICORN_WORKERS", ""))
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="/healthz and the two sales runs taken in turn this many times"
+    )
     parser.add_argument("--record", action="store_true", help="append to docs/benchmarks.md")
     parser.add_argument(
         "--anonymous",
@@ -643,8 +675,9 @@ def main():
         manage("load_demo")
         manage("collectstatic", "--noinput")
         sessions, ids = make_sessions(args.users)
-        # one for the single draw, four for four organisations, two per round of the public side (alone, with visitors)
-        sales_draws = electronic_events_selling(5 + (2 * PUBLIC_ROUNDS if args.anonymous else 0))
+        # one for the single draw and four for four organisations in each round; two per round of the
+        # public side (alone, with visitors)
+        sales_draws = electronic_events_selling(5 * args.rounds + (2 * PUBLIC_ROUNDS if args.anonymous else 0))
         work_for_every_organisation(args.users)
         # gunicorn's log to a file: an unread pipe would block its workers once full.
         server_log = open(SERVER_LOG, "w")  # noqa: SIM115 (closed with the server)
@@ -660,36 +693,26 @@ def main():
         for _ in range(4 * int(workers)):
             warm.request("GET", "/healthz")
             warm.request("GET", f"/events/{ids['event']}/")
-        scenarios = [
-            baseline_scenario(),
-            event_page_scenario(ids["event"]),
-            licence_add_scenario(ids["organisation"]),
-            sales_scenario(sales_draws[:1], ONE_DRAW),
-            sales_scenario(sales_draws[1:5], FOUR_ORGS),
-            baseline_scenario(),  # again after the writes: the machine's speed drifts
-        ]
         results = []
-        for scenario in scenarios:
+        for scenario in (event_page_scenario(ids["event"]), licence_add_scenario(ids["organisation"])):
             print(f"  {scenario.name}...", flush=True)
             results.append(run_scenario(scenario, port, sessions, args.requests))
+        results = compared_in_rounds(port, sessions, args, sales_draws[: 5 * args.rounds]) + results
         public = None
         if args.anonymous:
-            public = public_side(port, sessions[:SELLERS], args, sales_draws[5:])
+            public = public_side(port, sessions[:SELLERS], args, sales_draws[5 * args.rounds :])
             results.extend(public["results"])
     finally:
         if server is not None:
             server.terminate()
             server.wait(timeout=30)
         recreate_database(drop_only=True)
-    # The faster of the two /healthz runs is the baseline (the stricter one), first in the table.
-    base = max((r for r in results if r["name"] == BASELINE), key=lambda r: r["rps"])
-    results = [base, *(r for r in results if r["name"] != BASELINE)]
-    table = report(results, args.users, args.requests, workers) + "\n\n" + goals(results)
+    table = report(results, args.users, args.requests, workers, args.rounds) + "\n\n" + goals(results)
     if public is not None:
         table += "\n" + public["goal"]
     print(table)
     if args.record:
-        command = f"bench/loadtest.py --users {args.users} --requests {args.requests}"
+        command = f"bench/loadtest.py --users {args.users} --requests {args.requests} --rounds {args.rounds}"
         if args.anonymous:
             command += f" --anonymous {args.anonymous}"
         with open(ROOT / "docs" / "benchmarks.md", "a", encoding="utf-8") as doc:

@@ -8,6 +8,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 application = get_wsgi_application()
 
-from core.runtime import tune_garbage_collector  # noqa: E402  (needs the settings loaded above)
+from core.runtime import freeze_loaded_objects, tune_garbage_collector  # noqa: E402  (needs the settings loaded above)
 
 tune_garbage_collector()
+freeze_loaded_objects()

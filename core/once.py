@@ -5,11 +5,12 @@ payment it makes; a second POST with the same token (a double click, six
 impatient clicks, a retry after the response was lost) gets the first
 result instead of a second sale.
 
+The token is recorded last, with its result, in the change's transaction.
 Concurrent POSTs of one token meet at the token's unique index: the second
 insert waits for the first transaction and then records nothing if it
-committed (`ON CONFLICT DO NOTHING`: the result is read and returned) or goes
-ahead if it rolled back (a refusal changes nothing, so the corrected form may
-be sent again).
+committed (`ON CONFLICT DO NOTHING`: the second's change is rolled back, the
+first's result is read and returned) or goes ahead if it rolled back (a
+refusal changes nothing, so the corrected form may be sent again).
 
 The token is required (#15): a POST without one (a page cached before the
 token existed, a script, a form posted by hand) is refused with `MISSING` and
@@ -87,45 +88,55 @@ def _check_owner(user_id: int, actor) -> None:
         raise SubmissionRefused(gettext("That form belongs to someone else's page; reload the page and try again."))
 
 
-@transaction.atomic
+class _MadeBefore(Exception):
+    """The token was recorded by an earlier POST: roll back what this one made."""
+
+
 def submission_once(*, actor, token: str | None, perform: Callable[[], str]) -> tuple[str, bool]:
     """Run `perform` (which makes the change and returns where its result is
     shown) once per token. Returns (that place, True) the first time and
     (the first time's place, False) for every repeat. Without a token,
-    nothing is performed: SubmissionRefused(MISSING)."""
+    nothing is performed: SubmissionRefused(MISSING).
+
+    The token is recorded, with its result, after `perform` and in its
+    transaction (one statement, #18): a repeat makes its change again, finds
+    the token recorded, and is rolled back whole. A repeat that `perform`
+    refuses (the draw closed since) also gets the first time's place."""
     if not token:
         raise SubmissionRefused(str(MISSING))
-    if not _record_token(token, actor):  # made (and committed) by an earlier POST of the same form
-        first = Submission.objects.values_list("user_id", "result").get(token=token)
-        _check_owner(first[0], actor)
-        return first[1], False
-    result = perform()
-    if connection.vendor == "postgresql":
-        with prepared_cursor() as cursor:
-            cursor.execute(RESULT_SQL, [result, token])
-    else:
-        Submission.objects.filter(token=token).update(result=result)
-    return result, True
+    try:
+        with transaction.atomic():
+            result = perform()
+            if not _record_token(token, actor, result):
+                raise _MadeBefore
+        return result, True
+    except _MadeBefore:
+        pass
+    except DomainError:
+        done = first_result(actor=actor, token=token)
+        if done is None:
+            raise
+        return done, False
+    return first_result(actor=actor, token=token), False
 
 
-# The token's record, unless the token has one: the insert waits for a transaction that
-# inserted the same token, then records nothing if it committed (no savepoint needed, #18).
+# The token's record with its result, unless the token has one: the insert waits for a
+# transaction that inserted the same token, then records nothing if it committed (#18).
 RECORD_SQL = (
-    "INSERT INTO core_submission (token, user_id, made_at, result) VALUES (%s, %s, %s, '') "
+    "INSERT INTO core_submission (token, user_id, made_at, result) VALUES (%s, %s, %s, %s) "
     "ON CONFLICT (token) DO NOTHING RETURNING id"
 )
-RESULT_SQL = "UPDATE core_submission SET result = %s WHERE token = %s"
 
 
-def _record_token(token: str, actor) -> bool:
-    """Record the token's first use; False when an earlier POST recorded it."""
+def _record_token(token: str, actor, result: str) -> bool:
+    """Record the token's first use and its result; False when an earlier POST recorded it."""
     if connection.vendor == "postgresql":
         with prepared_cursor() as cursor:
-            cursor.execute(RECORD_SQL, [token, actor.pk, timezone.now()])
+            cursor.execute(RECORD_SQL, [token, actor.pk, timezone.now(), result])
             return cursor.fetchone() is not None
     try:
         with transaction.atomic():
-            Submission.objects.create(token=token, user=actor)
+            Submission.objects.create(token=token, user=actor, result=result)
     except IntegrityError:
         return False
     return True

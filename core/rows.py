@@ -33,18 +33,32 @@ def _plan(model) -> tuple[str, tuple] | None:
     return sql, fields
 
 
+def insert_statement(obj) -> tuple[str, list] | None:
+    """The INSERT ... RETURNING pk of `obj` (not saved yet) and its parameters,
+    or None where it goes through the ORM (see above)."""
+    plan = _plan(type(obj)) if connection.vendor == "postgresql" else None
+    if plan is None:
+        return None
+    sql, fields = plan
+    obj._prepare_related_fields_for_save(operation_name="insert")
+    values = [field.pre_save(obj, True) for field in fields]
+    if any(hasattr(value, "resolve_expression") for value in values):
+        return None
+    return sql, [field.get_db_prep_save(value, connection) for field, value in zip(fields, values, strict=True)]
+
+
+def inserted(obj, pk) -> None:
+    """`obj` is in the database now, as `save()` leaves it."""
+    obj.pk = pk
+    obj._state.adding, obj._state.db = False, connection.alias
+
+
 def insert_one(obj) -> None:
     """INSERT `obj` (not saved yet) and give it its primary key, as `save()` would."""
-    plan = _plan(type(obj)) if connection.vendor == "postgresql" else None
-    if plan is not None:
-        sql, fields = plan
-        obj._prepare_related_fields_for_save(operation_name="insert")
-        values = [field.pre_save(obj, True) for field in fields]
-        if not any(hasattr(value, "resolve_expression") for value in values):
-            params = [field.get_db_prep_save(value, connection) for field, value in zip(fields, values, strict=True)]
-            with prepared_cursor() as cursor:  # planned once per connection (core.prepared)
-                cursor.execute(sql, params)
-                obj.pk = cursor.fetchone()[0]
-            obj._state.adding, obj._state.db = False, connection.alias
-            return
-    obj.save(force_insert=True)
+    statement = insert_statement(obj)
+    if statement is None:
+        obj.save(force_insert=True)
+        return
+    with prepared_cursor() as cursor:  # planned once per connection (core.prepared)
+        cursor.execute(*statement)
+        inserted(obj, cursor.fetchone()[0])

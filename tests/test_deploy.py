@@ -123,3 +123,13 @@ def test_the_served_application_raises_the_young_gc_threshold(setting, expected)
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == expected
+
+
+def test_the_served_application_freezes_what_it_loaded_out_of_the_collectors_sight():
+    """config/wsgi.py applies core.runtime.freeze_loaded_objects (#18, docs/architecture.md)."""
+    code = "import gc, sys, config.wsgi; print(gc.get_freeze_count() > 10000, 'raffle.views.sales' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, env=production_env()
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True"]

@@ -19,7 +19,7 @@ from core import roles
 from core.models import Submission
 from licensing.models import Expense, SalesChannel
 from raffle import services
-from raffle.models import Sale, TicketRoll
+from raffle.models import Draw, DrawState, Sale, TicketRoll
 from raffle.views import sales as sales_views
 from tests.factories import LicenceFactory, UserFactory, event_with_closed_draws, event_with_draw, trust_account_for
 
@@ -54,12 +54,17 @@ def sale_form(token):
     }
 
 
-@pytest.mark.django_db
-def test_the_same_sale_form_sent_twice_records_one_sale_and_shows_it_both_times(client):  # R:T3 R:T11
+def a_sales_page(client):
+    """A seller signed in on a selling draw's sales page: the draw, the page and its form's token."""
     draw = selling_draw()
     client.force_login(seller())
     url = reverse("sales_sell", args=[draw.pk])
-    token = token_of(client.get(url).text)
+    return draw, url, token_of(client.get(url).text)
+
+
+@pytest.mark.django_db
+def test_the_same_sale_form_sent_twice_records_one_sale_and_shows_it_both_times(client):  # R:T3 R:T11
+    draw, url, token = a_sales_page(client)
     first = client.post(url, sale_form(token))
     # The response is lost (the wifi drops); the browser sends the same form again.
     again = client.post(url, sale_form(token), follow=True)
@@ -74,11 +79,20 @@ def test_the_same_sale_form_sent_twice_records_one_sale_and_shows_it_both_times(
 
 
 @pytest.mark.django_db
+def test_the_same_sale_form_sent_again_after_sales_closed_shows_the_first_sale(client):  # R:T4
+    # The token is recorded last (#18): the repeat is refused by the closed draw, then finds its first sale.
+    draw, url, token = a_sales_page(client)
+    first = client.post(url, sale_form(token))
+    Draw.objects.filter(pk=draw.pk).update(state=DrawState.SALES_CLOSED)  # closed (test_close_sales: how)
+    again = client.post(url, sale_form(token), follow=True)
+    assert again.redirect_chain[-1][0] == first.url
+    assert "already sent and recorded" in again.text
+    assert Sale.objects.filter(draw=draw).count() == 1
+
+
+@pytest.mark.django_db
 def test_a_refused_sale_can_be_corrected_and_sent_with_the_same_token(client):  # R:T9
-    draw = selling_draw()
-    client.force_login(seller())
-    url = reverse("sales_sell", args=[draw.pk])
-    token = token_of(client.get(url).text)
+    draw, url, token = a_sales_page(client)
     refused = client.post(url, {**sale_form(token), "purchaser_contact": "   "})
     assert refused.status_code == 200 and not Sale.objects.exists()
     assert client.post(url, sale_form(token)).status_code == 302
@@ -87,10 +101,7 @@ def test_a_refused_sale_can_be_corrected_and_sent_with_the_same_token(client):  
 
 @pytest.mark.django_db
 def test_another_users_token_is_refused_and_sells_nothing(client):
-    draw = selling_draw()
-    client.force_login(seller())
-    url = reverse("sales_sell", args=[draw.pk])
-    token = token_of(client.get(url).text)
+    draw, url, token = a_sales_page(client)
     client.post(url, sale_form(token))
     other = Client()
     other.force_login(seller("sid"))
@@ -133,10 +144,7 @@ def test_six_clicks_at_once_over_real_connections_give_one_sale():  # R:T3
 
 @pytest.mark.django_db
 def test_a_lost_session_after_a_committed_sale_still_shows_the_sale(client, monkeypatch):  # R:T11
-    draw = selling_draw()
-    client.force_login(seller())
-    url = reverse("sales_sell", args=[draw.pk])
-    token = token_of(client.get(url).text)
+    draw, url, token = a_sales_page(client)
     sell = services.ticket_sell
 
     def sell_then_sign_out_elsewhere(**kwargs):

@@ -50,6 +50,7 @@ from raffle.services.tickets import (  # noqa: F401
     sale_print,
     sale_void,
     ticket_sell,
+    ticket_sell_in_transaction,
     tickets_import,
 )
 from raffle.services.treasury import (  # noqa: F401

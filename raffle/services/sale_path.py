@@ -47,7 +47,7 @@ from raffle.services.prize_board import (
 )
 from raffle.services.purchase_limits import Purchase, purchase_limits_check
 from raffle.services.sale_read import read_draw_for_sale
-from raffle.services.ticket_rows import write_tickets
+from raffle.services.ticket_rows import insert_sale_with_tickets, write_tickets
 
 # The most serials one roll, book or import may carry.
 MAX_BATCH = 2_000_000
@@ -343,20 +343,16 @@ def write_sales(batch: SaleBatch) -> list[list[str]]:
     # R:L3 the draw's valid sales so far plus these must keep the prizes within the prize board.
     prize_board_check(event=draw.event, extra_sales=sold, committed=batch.committed)
     sales_plan_check(draw=draw, total=sold, planned=batch.max_sales)  # R:L3 and the draw's approved maximum
-    if len(batch.sales) == 1:  # one sale: its INSERT written once, not compiled (#18)
-        insert_one(batch.sales[0])
-    else:
-        Sale.objects.bulk_create(batch.sales, batch_size=5000)
-    groups, serials_out = [], []
+    serials_out, first_seqs = [], []
     for sale, serials in zip(batch.sales, batch.serial_lists, strict=True):
         if not serials:
             serials = [f"E{draw.number:03d}-{n:07d}" for n in range(seq + 1, seq + sale.ticket_count + 1)]
-        groups.append((sale.pk, seq + 1, serials))
+        first_seqs.append(seq + 1)
         seq += sale.ticket_count
         serials_out.append(serials)
     try:
         with connection.wrap_database_errors:  # psycopg's own errors from COPY, as Django's
-            write_tickets(licence_id=draw.event.licence_id, draw_id=draw.pk, groups=groups)
+            _insert_sales_and_tickets(batch.sales, first_seqs, serials_out)
     except IntegrityError as error:  # R:T3 the constraint caught a serial sold at the same moment
         detail = getattr(getattr(error.__cause__, "diag", None), "message_detail", "") or ""
         serial = detail.split("=(", 1)[1].split(",", 1)[0] if "=(" in detail else "One of these serials"
@@ -369,6 +365,19 @@ def write_sales(batch: SaleBatch) -> list[list[str]]:
             rule="T3",
         ) from None
     return serials_out
+
+
+def _insert_sales_and_tickets(sales: list[Sale], first_seqs: list[int], serial_lists: list[list[str]]) -> None:
+    """One sale at the counter in one statement with its tickets; else the
+    sales (a bulk INSERT), then their tickets (one INSERT or COPY)."""
+    if len(sales) == 1 and insert_sale_with_tickets(sales[0], first_seq=first_seqs[0], serials=serial_lists[0]):
+        return
+    if len(sales) == 1:  # its INSERT written once, not compiled (#18)
+        insert_one(sales[0])
+    else:
+        Sale.objects.bulk_create(sales, batch_size=5000)
+    groups = [(sale.pk, first, serials) for sale, first, serials in zip(sales, first_seqs, serial_lists, strict=True)]
+    write_tickets(licence_id=sales[0].licence_id, draw_id=sales[0].draw_id, groups=groups)
 
 
 def void_totals(*, draw: Draw, sale: Sale) -> None:

@@ -6,6 +6,7 @@ database's (docs/architecture.md, "Ticket rows")."""
 from django.db import connection
 
 from core.prepared import prepared_cursor
+from core.rows import insert_statement, inserted
 from raffle.models import Ticket
 
 # Up to this many tickets go in one prepared INSERT: one round trip to the
@@ -26,6 +27,28 @@ def _insert_few_tickets(*, licence_id: int, draw_id: int, groups: list[tuple[int
         seqs.extend(range(first_seq, first_seq + len(serials)))
     with prepared_cursor() as cursor:
         cursor.execute(FEW_TICKETS_SQL, [licence_id, draw_id, sales, serials_in, seqs])
+
+
+def insert_sale_with_tickets(sale, *, first_seq: int, serials: list[str]) -> bool:
+    """INSERT one sale and its few tickets in one statement (one round trip
+    under the draw's lock instead of two, #18); the tickets' trigger checks
+    them against the sale at the statement's end, as for any insert. False
+    where this cannot be done so (SQLite, too many tickets, a sale the ORM
+    must write): the caller inserts them apart."""
+    statement = insert_statement(sale) if len(serials) <= FEW_TICKETS else None
+    if statement is None:
+        return False
+    sale_sql, params = statement
+    sql = (
+        f"WITH s AS ({sale_sql}) INSERT INTO raffle_ticket (licence_id, draw_id, sale_id, serial, seq, is_void) "
+        "SELECT %s, %s, s.id, t.serial, t.seq, false FROM s, unnest(%s::text[], %s::integer[]) AS t(serial, seq) "
+        "RETURNING sale_id"
+    )
+    seqs = list(range(first_seq, first_seq + len(serials)))
+    with prepared_cursor() as cursor:
+        cursor.execute(sql, [*params, sale.licence_id, sale.draw_id, serials, seqs])
+        inserted(sale, cursor.fetchone()[0])
+    return True
 
 
 def write_tickets(*, licence_id: int, draw_id: int, groups: list[tuple[int, int, list[str]]]) -> None:

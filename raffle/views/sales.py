@@ -177,7 +177,7 @@ def sell(request, draw_id: int):
 
             def sell_once() -> str:
                 sold.append(
-                    services.ticket_sell(
+                    services.ticket_sell_in_transaction(  # submission_once's transaction, rolled back whole
                         actor=request.user,
                         draw=draw,
                         tier_quantity=data["tier"],
