@@ -11,6 +11,9 @@ import re
 from pathlib import Path
 
 from django.apps import apps as global_apps
+from django.db import connection
+
+from core.prepared import prepared_cursor
 
 SELLER = "seller"
 DRAW_STAFF = "draw staff"
@@ -82,6 +85,19 @@ def sync_role_groups(using: str = "default", **kwargs) -> None:
         )
 
 
+# Read on every staff request (`role_required`): one statement planned once per connection (#18).
+GROUP_NAMES_SQL = "SELECT g.name FROM auth_group g JOIN auth_user_groups ug ON ug.group_id = g.id WHERE ug.user_id = %s"
+
+
+def _group_names(user) -> list[str]:
+    """The names of `user`'s groups, as `user.groups.values_list("name", flat=True)`."""
+    if connection.vendor != "postgresql":
+        return list(user.groups.values_list("name", flat=True))
+    with prepared_cursor() as cursor:
+        cursor.execute(GROUP_NAMES_SQL, [user.pk])
+        return [name for (name,) in cursor.fetchall()]
+
+
 def user_roles(user, organisation=None) -> set[str]:
     """The roles `user` holds in `organisation` (their memberships there,
     licensing.Membership), or, without one, in any organisation: their role
@@ -90,7 +106,7 @@ def user_roles(user, organisation=None) -> set[str]:
     if not user.is_authenticated:
         return set()
     if organisation is None:
-        return {name for name in user.groups.values_list("name", flat=True) if name in ALL_ROLES}
+        return {name for name in _group_names(user) if name in ALL_ROLES}
     rows = global_apps.get_model("licensing", "Membership").objects.filter(user=user, organisation=organisation)
     return set(rows.values_list("role", flat=True))
 
