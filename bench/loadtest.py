@@ -267,6 +267,8 @@ def goals(results: list[dict]) -> str:
             + " of /healthz; 4 organisations "
             + ", ".join(f"{f['rps'] / o['rps']:.2f}x" for o, f in zip(one["rounds"], four["rounds"], strict=True))
             + " one draw",
+            f"- CPU per request: /healthz {cpu_per_request(base)}; one draw {cpu_per_request(one)}; "
+            f"4 organisations {cpu_per_request(four)}",
             f"- load average at the end: {os.getloadavg()[0]:.2f} (the machine is shared)",
         ]
     )
@@ -558,7 +560,7 @@ def run_scenario(
     threads = [threading.Thread(target=user, args=(n,)) for n in range(len(clients))]
     if anonymous is not None:
         anonymous.__enter__()
-    began = time.perf_counter()
+    began, cpu_began = time.perf_counter(), cpu_seconds()
     try:
         for t in threads:
             t.start()
@@ -568,8 +570,26 @@ def run_scenario(
         wall = time.perf_counter() - began
         if anonymous is not None:
             anonymous.__exit__(None, None, None)
+    cpu = [after - before for after, before in zip(cpu_seconds(), cpu_began, strict=True)]
     problems = scenario.check(ok) if scenario.check else []
-    return summarised(scenario.name, latencies, errors, wall, problems)
+    return {**summarised(scenario.name, latencies, errors, wall, problems), "cpu": cpu}
+
+
+def cpu_seconds() -> tuple[float, float]:
+    """CPU seconds used so far by the whole machine (Linux /proc/stat: user,
+    nice, system, irq, softirq) and by this client process, all its threads."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:8]
+    user, nice, system, _idle, _iowait, irq, softirq = (int(f) for f in fields)
+    mine = os.times()
+    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK"), mine.user + mine.system
+
+
+def cpu_per_request(result: dict) -> str:
+    """Where a request's CPU went: the server side (gunicorn, PostgreSQL, the
+    kernel; all but this client) and this client."""
+    machine, client = (sum(run["cpu"][i] for run in result["rounds"]) for i in (0, 1))
+    each = 1000 / result["requests"]
+    return f"{(machine - client) * each:.1f} ms server + {client * each:.1f} ms client"
 
 
 def summarised(name: str, latencies: list[float], errors: list[str], wall: float, problems: list[str]) -> dict:
