@@ -4,7 +4,7 @@ not belong to a sale of its own draw and licence, and a ticket's or a sale's
 keys never change (RULES T3, T4, T11)."""
 
 import pytest
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 
 from licensing.models import SalesChannel
 from raffle import services
@@ -86,3 +86,30 @@ def test_a_tickets_key_is_its_place_in_its_draw_and_never_set_by_hand(sold):
     assert Ticket.objects.last_seq(sold.draw_id) == 1 and Ticket.objects.last_seq(sold.draw_id + 1) == 0
     with pytest.raises(DatabaseError, match="generated"), transaction.atomic():
         Ticket.objects.filter(pk=ticket.pk).update(id=ticket.pk + 1)
+
+
+def test_a_serial_taken_twice_under_a_licence_is_refused_by_the_serial_index(sold):  # R:T3
+    serial = Ticket.objects.get(sale=sold).serial
+    with pytest.raises(IntegrityError, match="ticket_serial_unique_per_licence"):
+        _insert(licence_id=sold.licence_id, draw=sold.draw, sale=sold, serial=serial, seq=2)
+    # Serials of the same length and serials that only look alike as numbers are different serials.
+    _insert(licence_id=sold.licence_id, draw=sold.draw, sale=sold, serial=serial[:-1] + "x", seq=3)
+    _insert(licence_id=sold.licence_id, draw=sold.draw, sale=sold, serial="0" + serial, seq=4)
+
+
+def test_serials_are_looked_up_on_the_serial_index_by_their_length(sold):  # R:T3
+    """The unique serial index is keyed (length(serial), serial, licence), so a
+    roll's numeric serials enter it in order (#18); `with_serial(s)` gives the
+    index the length, and the look-up is an index condition, not a scan."""
+    _insert(licence_id=sold.licence_id, draw=sold.draw, sale=sold, serial="12", seq=5)
+    _insert(licence_id=sold.licence_id, draw=sold.draw, sale=sold, serial="345", seq=6)
+    own = Ticket.objects.filter(licence_id=sold.licence_id)
+    assert [t.seq for t in own.with_serial("12")] == [5]
+    assert sorted(t.seq for t in own.with_serials(["345", "12", "999", "1"])) == [5, 6]
+    assert not own.with_serials([]).exists() and not own.with_serial("21").exists()
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        for lookup in (own.with_serial("12"), own.with_serials(["345", "12"])):
+            plan = lookup.explain()
+            assert "ticket_serial_unique_per_licence" in plan, plan
+            assert "Index Cond: ((length((serial)::text)" in plan, plan

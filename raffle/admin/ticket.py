@@ -1,8 +1,8 @@
 """Tickets, rolls, sales, pools and winner selections: read-only records.
 
 The ticket list must stay fast with a million rows in a draw: it walks the
-(draw, seq) index, searches by serial with an exact match on the
-(serial, licence) index, and never counts more rows than it can page through.
+primary key (draw, seq), searches by serial with an exact match on the
+unique serial index, and never counts more rows than it can page through.
 """
 
 from django.contrib import admin
@@ -31,7 +31,7 @@ class CappedCountPaginator(Paginator):
 
 
 class SerialSearchMixin:
-    """Search by serial: an exact match on an indexed column, no LIKE scan."""
+    """Search by serial: an exact match on the unique serial index, no LIKE scan."""
 
     def get_search_results(self, request, queryset, search_term):
         term = (search_term or "").strip()
@@ -41,7 +41,7 @@ class SerialSearchMixin:
             serial = normalise_serial(term)
         except DomainError:
             return queryset.none(), False
-        return queryset.filter(**{self.serial_lookup: serial}), False
+        return queryset.with_serial(serial), False
 
 
 @admin.register(Ticket)
@@ -51,7 +51,6 @@ class TicketAdmin(SerialSearchMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
     list_filter = ["is_void"]
     search_fields = ["serial"]
     search_help_text = gettext_lazy("Exact serial number, e.g. 100245 or E013-0000042.")
-    serial_lookup = "serial"
     show_full_result_count = False
     paginator = CappedCountPaginator
     list_per_page = 50  # rows render in Python; 50 keeps a page well under 150 ms

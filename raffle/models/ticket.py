@@ -10,6 +10,7 @@ is deliberately no commission field anywhere).
 from django.conf import settings
 from django.db import connection, models
 from django.db.models import F, Q
+from django.db.models.functions import Length
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
@@ -202,6 +203,23 @@ class TicketQuerySet(models.QuerySet):
             return self.filter(pk__in=[ticket_key(draw_id, seq) for seq in seqs])
         return self.filter(draw_id=draw_id, seq__in=list(seqs))
 
+    def with_serials(self, serials):
+        """The tickets with these serials (add the licence: one each per
+        licence, R:T3), found on the unique serial index, which is keyed by
+        the serial's length first (migration 0025)."""
+        by_length: dict[int, list[str]] = {}
+        for serial in serials:
+            by_length.setdefault(len(serial), []).append(serial)
+        if not by_length:
+            return self.none()
+        matches = Q()
+        for length, same_length in by_length.items():
+            matches |= Q(serial_length=length, serial__in=same_length)
+        return self.alias(serial_length=Length("serial")).filter(matches)
+
+    def with_serial(self, serial: str):
+        return self.with_serials([serial])
+
     def last_seq(self, draw_id: int) -> int:
         """The highest seq taken in the draw (0 when none): one backward index step."""
         return self.of_draw(draw_id).order_by("-pk").values_list("seq", flat=True).first() or 0
@@ -239,8 +257,12 @@ class Ticket(models.Model):
         indexes = [models.Index(fields=["sale", "seq"], name="ticket_sale_seq")]
         constraints = [
             # R:T3 no duplicate serial among all draws under a licence, in the database.
-            # Serial first, so the index also serves the admin's search by serial.
-            models.UniqueConstraint(fields=["serial", "licence"], name="ticket_serial_unique_per_licence"),
+            # Keyed by the serial's length first (migration 0025): two rows with the same
+            # serial have the same length, so this is exactly "one serial per licence",
+            # and a roll's serials, 1 to 1,000,000 in numeric order, go in in the index's
+            # order (appended at its right edge) where "10" < "9" scattered them over it.
+            # Look a serial up with `with_serial(s)`, which gives the index its length.
+            models.UniqueConstraint(Length("serial"), "serial", "licence", name="ticket_serial_unique_per_licence"),
             models.CheckConstraint(condition=Q(seq__gte=1), name="ticket_seq_positive"),
             models.CheckConstraint(condition=~Q(serial=""), name="ticket_serial_not_blank"),
         ]

@@ -136,7 +136,10 @@ def paper_ticket(*, draw: Draw, serial: str, serial_again: str | None) -> Ticket
             gettext("The two serial numbers typed do not match; read the ticket again and type its serial twice.")
         )
     ticket = (
-        Ticket.objects.filter(licence_id=draw.event.licence_id, serial=serial).select_related("sale", "draw").first()
+        Ticket.objects.with_serial(serial)
+        .filter(licence_id=draw.event.licence_id)
+        .select_related("sale", "draw")
+        .first()
     )
     if ticket is None:
         raise RaffleError(

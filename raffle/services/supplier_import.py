@@ -105,7 +105,8 @@ def check_serials_unused(draw: Draw, sales: ParsedSales) -> None:
     serials = list(sales.lines)
     for start in range(0, len(serials), 20_000):
         taken = (
-            Ticket.objects.filter(licence_id=draw.event.licence_id, serial__in=serials[start : start + 20_000])
+            Ticket.objects.with_serials(serials[start : start + 20_000])
+            .filter(licence_id=draw.event.licence_id)
             .select_related("draw")
             .first()
         )
@@ -161,7 +162,8 @@ def _check_result(draw: Draw, result: ParsedResult, sales: ParsedSales | None) -
         status, number = imported.status, draw.number
     else:
         ticket = (
-            Ticket.objects.filter(licence_id=draw.event.licence_id, serial=result.serial)
+            Ticket.objects.with_serial(result.serial)
+            .filter(licence_id=draw.event.licence_id)
             .select_related("draw", "sale")
             .first()
         )
