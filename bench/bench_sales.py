@@ -100,9 +100,9 @@ def main() -> int:
             c.execute(
                 "INSERT INTO raffle_sale (licence_id, draw_id, channel, tier_id, units, ticket_count, amount, "
                 "purchaser_name, purchaser_contact, purchaser_address, supplier_order, envelope_pick, device, "
-                "sold_by_id, sold_at, void_reason, print_count) VALUES (%s, %s, 'electronic', %s, 1, 1, 5, "
-                "'Pat Buyer', '613-555-0142', '', '', 7, 'POS-1', %s, now(), '', 0) RETURNING id",
-                [sql_draw.event.licence_id, sql_draw.pk, sql_tier.pk, admin.pk],
+                "sold_by_id, sold_at, void_reason, print_count, first_seq) VALUES (%s, %s, 'electronic', %s, 1, 1, 5, "
+                "'Pat Buyer', '613-555-0142', '', '', 7, 'POS-1', %s, now(), '', 0, %s) RETURNING id",
+                [sql_draw.event.licence_id, sql_draw.pk, sql_tier.pk, admin.pk, seq],
             )
             sale_id = c.fetchone()[0]
             c.execute(
@@ -132,14 +132,13 @@ def main() -> int:
         c.execute(
             "INSERT INTO raffle_sale (licence_id, draw_id, channel, tier_id, units, ticket_count, amount, "
             "purchaser_name, purchaser_contact, purchaser_address, supplier_order, envelope_pick, device, sold_at, "
-            "void_reason, print_count) SELECT %s, %s, 'electronic', %s, 1, 1, 5, 'Buyer ' || g, '613-555-0142', "
-            "'', '', 1 + g %% 52, 'POS-1', now(), '', 0 FROM generate_series(1, %s) g",
+            "void_reason, print_count, first_seq) SELECT %s, %s, 'electronic', %s, 1, 1, 5, 'Buyer ' || g, "
+            "'613-555-0142', '', '', 1 + g %% 52, 'POS-1', now(), '', 0, g FROM generate_series(1, %s) g",
             [full.event.licence_id, full.pk, tier.pk, n],
         )
         c.execute(
             "INSERT INTO raffle_ticket (licence_id, draw_id, sale_id, serial, seq, is_void) "
-            "SELECT licence_id, draw_id, id, 'L-' || row_number() OVER (ORDER BY id), "
-            "row_number() OVER (ORDER BY id), false FROM raffle_sale WHERE draw_id = %s",
+            "SELECT licence_id, draw_id, id, 'L-' || first_seq, first_seq, false FROM raffle_sale WHERE draw_id = %s",
             [full.pk],
         )
         c.execute(

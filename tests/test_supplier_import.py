@@ -98,7 +98,13 @@ def test_ticket_number_of_a_paper_ticket_is_refused(staff_user):  # R:T3
     # A paper stub sold under the same licence (before its amendment to electronic sales).
     tier = event.price_tiers.get(quantity=1)
     paper = Sale.objects.create(
-        licence=event.licence, draw=draw, channel="paper_stub", tier=tier, ticket_count=1, amount=Decimal("5")
+        licence=event.licence,
+        draw=draw,
+        channel="paper_stub",
+        tier=tier,
+        ticket_count=1,
+        amount=Decimal("5"),
+        first_seq=1,
     )
     Ticket.objects.create(licence=event.licence, draw=draw, sale=paper, serial="100005", seq=1)
     rows = four_sales(draw)

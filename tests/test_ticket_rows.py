@@ -35,6 +35,12 @@ def _insert(**values):
         Ticket.objects.create(**values)
 
 
+def _sale_like(sale, *, first_seq, ticket_count):
+    """A sale row like `sale` whose tickets are seqs first_seq .. first_seq + ticket_count - 1."""
+    fields = {f.attname: getattr(sale, f.attname) for f in Sale._meta.concrete_fields if f.name != "id"}
+    return Sale.objects.create(**{**fields, "first_seq": first_seq, "ticket_count": ticket_count})
+
+
 def test_a_ticket_of_another_draw_than_its_sale_is_refused(sold, staff_user):  # R:T4
     second = sold.draw.event.draws.create(number=2, scheduled_at=sold.draw.scheduled_at)
     with pytest.raises(IntegrityError, match="does not belong to a sale"):
@@ -53,8 +59,29 @@ def test_a_ticket_without_a_sale_is_refused(sold):
 
 
 def test_a_ticket_of_its_sale_is_accepted(sold):
-    _insert(licence_id=sold.licence_id, draw=sold.draw, sale=sold, serial="X-4", seq=97)
-    assert Ticket.objects.filter(sale=sold).count() == 2
+    spare = _sale_like(sold, first_seq=97, ticket_count=1)
+    _insert(licence_id=sold.licence_id, draw=sold.draw, sale=spare, serial="X-4", seq=97)
+    assert Ticket.objects.filter(sale=spare).count() == 1
+
+
+def test_a_ticket_outside_its_sales_run_of_seqs_is_refused(sold):  # R:T4
+    """A sale's tickets are the seqs first_seq .. first_seq + ticket_count - 1
+    of its draw (migration 0026), so `of_sale` reads them as one key range."""
+    sale = _sale_like(sold, first_seq=10, ticket_count=2)
+    for seq in (9, 12):
+        with pytest.raises(IntegrityError, match="within the sale's seqs"):
+            _insert(licence_id=sold.licence_id, draw=sold.draw, sale=sale, serial=f"R-{seq}", seq=seq)
+    with pytest.raises(IntegrityError, match="within the sale's seqs"), transaction.atomic():
+        Ticket.objects.bulk_create(
+            [
+                Ticket(licence_id=sold.licence_id, draw=sold.draw, sale=sale, serial=f"R-{s}", seq=s)
+                for s in (10, 11, 12)
+            ]
+        )
+    _insert(licence_id=sold.licence_id, draw=sold.draw, sale=sale, serial="R-11", seq=11)
+    _insert(licence_id=sold.licence_id, draw=sold.draw, sale=sale, serial="R-10", seq=10)
+    assert [t.serial for t in Ticket.objects.of_sale(sale).order_by("pk")] == ["R-10", "R-11"]
+    assert [t.seq for t in Ticket.objects.of_sale(sold)] == [1]
 
 
 @pytest.mark.parametrize("change", [{"serial": "Z-9"}, {"seq": 500}, {"sale_id": 0}, {"draw_id": 0}])
@@ -74,6 +101,12 @@ def test_a_sales_draw_never_changes(sold):
         Sale.objects.filter(pk=sold.pk).update(draw=second)
 
 
+@pytest.mark.parametrize("change", [{"first_seq": 2}, {"ticket_count": 2}])
+def test_a_sales_run_of_seqs_never_changes(sold, change):  # R:T4
+    with pytest.raises(DatabaseError, match="never changes"), transaction.atomic():
+        Sale.objects.filter(pk=sold.pk).update(**change)
+
+
 def test_a_seq_taken_twice_in_one_draw_is_refused(sold):  # R:T4 the primary key is (draw, seq)
     with pytest.raises(IntegrityError, match="raffle_ticket_pkey"):
         _insert(licence_id=sold.licence_id, draw=sold.draw, sale=sold, serial="X-5", seq=1)
@@ -90,19 +123,21 @@ def test_a_tickets_key_is_its_place_in_its_draw_and_never_set_by_hand(sold):
 
 def test_a_serial_taken_twice_under_a_licence_is_refused_by_the_serial_index(sold):  # R:T3
     serial = Ticket.objects.get(sale=sold).serial
+    spare = _sale_like(sold, first_seq=2, ticket_count=3)
     with pytest.raises(IntegrityError, match="ticket_serial_unique_per_licence"):
-        _insert(licence_id=sold.licence_id, draw=sold.draw, sale=sold, serial=serial, seq=2)
+        _insert(licence_id=sold.licence_id, draw=sold.draw, sale=spare, serial=serial, seq=2)
     # Serials of the same length and serials that only look alike as numbers are different serials.
-    _insert(licence_id=sold.licence_id, draw=sold.draw, sale=sold, serial=serial[:-1] + "x", seq=3)
-    _insert(licence_id=sold.licence_id, draw=sold.draw, sale=sold, serial="0" + serial, seq=4)
+    _insert(licence_id=sold.licence_id, draw=sold.draw, sale=spare, serial=serial[:-1] + "x", seq=3)
+    _insert(licence_id=sold.licence_id, draw=sold.draw, sale=spare, serial="0" + serial, seq=4)
 
 
 def test_serials_are_looked_up_on_the_serial_index_by_their_length(sold):  # R:T3
     """The unique serial index is keyed (length(serial), serial, licence), so a
     roll's numeric serials enter it in order (#18); `with_serial(s)` gives the
     index the length, and the look-up is an index condition, not a scan."""
-    _insert(licence_id=sold.licence_id, draw=sold.draw, sale=sold, serial="12", seq=5)
-    _insert(licence_id=sold.licence_id, draw=sold.draw, sale=sold, serial="345", seq=6)
+    spare = _sale_like(sold, first_seq=5, ticket_count=2)
+    _insert(licence_id=sold.licence_id, draw=sold.draw, sale=spare, serial="12", seq=5)
+    _insert(licence_id=sold.licence_id, draw=sold.draw, sale=spare, serial="345", seq=6)
     own = Ticket.objects.filter(licence_id=sold.licence_id)
     assert [t.seq for t in own.with_serial("12")] == [5]
     assert sorted(t.seq for t in own.with_serials(["345", "12", "999", "1"])) == [5, 6]

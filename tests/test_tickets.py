@@ -79,7 +79,7 @@ def test_the_database_refuses_a_duplicate_serial_in_another_draw_of_the_licence(
     ticket = Ticket.objects.filter(draw=roll_draw).first()
     second = roll_draw.event.draws.get(number=2)
     second = services.draw_open_sales(actor=staff_user, draw=second)
-    with pytest.raises(IntegrityError), transaction.atomic():
+    with pytest.raises(IntegrityError, match="ticket_serial_unique_per_licence"), transaction.atomic():
         Ticket.objects.create(licence_id=ticket.licence_id, draw=second, sale=ticket.sale, serial=ticket.serial, seq=99)
 
 

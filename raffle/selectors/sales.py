@@ -6,7 +6,7 @@ from decimal import Decimal
 from django.db.models import Q, Sum
 
 from licensing.models import SalesChannel
-from raffle.models import Draw, Envelope, Sale
+from raffle.models import Draw, Envelope, Sale, Ticket
 from raffle.totals import TOTAL_FIELDS
 
 
@@ -55,7 +55,7 @@ def sale_for_page(sale_id: int) -> Sale:
 
 def sale_with_tickets(sale_id: int) -> tuple[Sale, list[str]]:
     sale = sale_for_page(sale_id)
-    return sale, list(sale.tickets.order_by("seq").values_list("serial", flat=True))
+    return sale, list(Ticket.objects.of_sale(sale).order_by("pk").values_list("serial", flat=True))
 
 
 def _split_serial(serial: str) -> tuple[str, int | None, int]:
@@ -94,9 +94,9 @@ _LIST_UP_TO = 500
 
 def sale_serial_ranges(sale: Sale) -> list[tuple[str, str, int]]:
     """The sale's serials as ranges, without reading a big sale's every ticket:
-    its first and last serial (two lookups on the (sale, seq) index) when they
-    span exactly its ticket count."""
-    tickets = sale.tickets.order_by("seq").values_list("serial", flat=True)
+    its first and last serial (two primary-key lookups) when they span exactly
+    its ticket count."""
+    tickets = Ticket.objects.of_sale(sale).order_by("pk").values_list("serial", flat=True)
     if sale.ticket_count > _LIST_UP_TO and sale.channel != SalesChannel.PAPER_STUB:  # serials from a range
         first, last = tickets.first(), tickets.reverse().first()
         prefix, start, _ = _split_serial(first or "")

@@ -349,7 +349,8 @@ def write_sales(batch: SaleBatch) -> list[list[str]]:
     for sale, serials in zip(batch.sales, batch.serial_lists, strict=True):
         if not serials:
             serials = [f"E{draw.number:03d}-{n:07d}" for n in range(seq + 1, seq + sale.ticket_count + 1)]
-        first_seqs.append(seq + 1)
+        sale.first_seq = seq + 1  # its tickets: one primary-key range of the draw's (migration 0026)
+        first_seqs.append(sale.first_seq)
         seq += sale.ticket_count
         serials_out.append(serials)
     try:

@@ -157,10 +157,12 @@ FROM supplier_groups g JOIN supplier_stage s ON s.n = g.first_n
 WHERE g.status = 'sold' GROUP BY 1, 2
 """
 
+# A sale's first seq (its tickets are one run of seqs, below): the tickets of
+# the sales before it in the order of their first lines, plus one.
 INSERT_SALES = f"""
 INSERT INTO raffle_sale (id, licence_id, draw_id, channel, tier_id, units, ticket_count, amount, purchaser_name,
     purchaser_contact, purchaser_address, supplier_order, envelope_pick, device, sold_by_id, sold_at, voided_at,
-    voided_by_id, void_reason, print_count)
+    voided_by_id, void_reason, print_count, first_seq)
 SELECT g.sale_id, %(licence)s, %(draw)s, %(channel)s, t.tier_id, g.tickets / g.quantity, g.tickets, g.amount,
     left(s.purchaser_name, 150), left({_CONTACT}, 200), left(coalesce(s.purchaser_address, ''), 300),
     left(g.order_id, 60), s.envelope_pick::int, 'supplier', %(seller)s, s.sold_at::timestamptz,
@@ -168,7 +170,7 @@ SELECT g.sale_id, %(licence)s, %(draw)s, %(channel)s, t.tier_id, g.tickets / g.q
     CASE WHEN g.status <> 'sold' THEN %(seller)s END,
     CASE g.status WHEN 'void' THEN replace(%(void)s, '{{order}}', g.order_id)
         WHEN 'refunded' THEN replace(%(refunded)s, '{{order}}', g.order_id) ELSE '' END,
-    0
+    0, %(seq)s + sum(g.tickets) OVER (ORDER BY g.first_n) - g.tickets + 1
 FROM supplier_groups g
 JOIN supplier_stage s ON s.n = g.first_n
 JOIN unnest(%(quantities)s::int[], %(tier_ids)s::bigint[]) AS t(quantity, tier_id) ON t.quantity = g.quantity
@@ -300,10 +302,12 @@ def _vouch_and_write(*, actor, draw: Draw, file: SupplierFile, tiers, sealed, wi
             raise _NotVouched
         _check_limits(draw, cursor, amount_sold)
         seller = actor.pk if getattr(actor, "is_authenticated", False) else None
+        seq = Ticket.objects.last_seq(draw.pk)
         cursor.execute(
             INSERT_SALES,
             {
                 **params,
+                "seq": seq,
                 "channel": draw_sales_channel(draw),  # R:L5 the channel in force on the draw's day
                 "seller": seller,
                 "now": timezone.now(),
@@ -311,7 +315,6 @@ def _vouch_and_write(*, actor, draw: Draw, file: SupplierFile, tiers, sealed, wi
                 "refunded": STATUS_REASONS["refunded"],
             },
         )
-        seq = Ticket.objects.last_seq(draw.pk)
         cursor.execute(INSERT_TICKETS[apart == 0], {**params, "seq": seq})
         cursor.execute("DROP TABLE supplier_groups, supplier_stage")
         cursor.execute("SELECT set_config('work_mem', %s, true)", [seen.work_mem])

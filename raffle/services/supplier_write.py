@@ -71,8 +71,9 @@ def _write_rows(*, actor, draw: Draw, groups) -> None:
         sale_columns = (
             "id, licence_id, draw_id, channel, tier_id, units, ticket_count, amount, purchaser_name, "
             "purchaser_contact, purchaser_address, supplier_order, envelope_pick, device, sold_by_id, sold_at, "
-            "voided_at, voided_by_id, void_reason, print_count"
+            "voided_at, voided_by_id, void_reason, print_count, first_seq"
         )
+        first_seq = seq + 1
         null = "\\N"
         with cursor.copy(f"COPY raffle_sale ({sale_columns}) FROM STDIN") as copy:
             buffer = []
@@ -85,8 +86,9 @@ def _write_rows(*, actor, draw: Draw, groups) -> None:
                     f"{_clean(group.name)}\t{_clean(group.contact)}\t{_clean(group.address)}\t"
                     f"{_clean(group.order_id)[:60]}\t{group.envelope_pick}\tsupplier\t{seller or null}\t"
                     f"{group.sold_at.isoformat()}\t{now.isoformat() if void else null}\t"
-                    f"{(seller or null) if void else null}\t{_clean(reason)}\t0\n"
+                    f"{(seller or null) if void else null}\t{_clean(reason)}\t0\t{first_seq}\n"
                 )
+                first_seq += len(group.serials)
                 if len(buffer) >= 10_000:
                     copy.write("".join(buffer))
                     buffer = []
@@ -107,6 +109,7 @@ def _write_rows(*, actor, draw: Draw, groups) -> None:
 def _write_one(draw: Draw, group, channel: str, seller, now, seq: int) -> None:
     void = group.status != "sold"
     sale = Sale.objects.create(
+        first_seq=seq + 1,
         licence_id=draw.event.licence_id,
         draw=draw,
         channel=channel,

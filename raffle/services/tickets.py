@@ -16,7 +16,7 @@ from core.audit import audit_record
 from core.text import ascii_digits
 from licensing.models import SalesChannel
 from raffle.errors import RaffleError
-from raffle.models import Draw, DrawState, Sale, TicketRoll
+from raffle.models import Draw, DrawState, Sale, Ticket, TicketRoll
 from raffle.notifications import receipt_after_commit
 from raffle.services.pool import draw_sales_channel, normalise_serial, pending_amendment
 from raffle.services.sale_path import (
@@ -169,7 +169,7 @@ def sale_void(*, actor, sale: Sale, reason: str) -> Sale:
         )
     sale.voided_at, sale.voided_by, sale.void_reason = timezone.now(), actor, reason[:300]
     sale.save(update_fields=["voided_at", "voided_by", "void_reason"])
-    sale.tickets.update(is_void=True)
+    Ticket.objects.of_sale(sale).update(is_void=True)
     void_totals(draw=draw, sale=sale)
     audit_record(
         actor=actor,
@@ -177,7 +177,7 @@ def sale_void(*, actor, sale: Sale, reason: str) -> Sale:
         obj=sale,
         data={
             "draw": draw.number,
-            "serials": list(sale.tickets.values_list("serial", flat=True)[:100]),
+            "serials": list(Ticket.objects.of_sale(sale).order_by("pk").values_list("serial", flat=True)[:100]),
             "amount": sale.amount,
             "reason": sale.void_reason,
         },

@@ -197,7 +197,7 @@ def _line_columns(queryset):
         "destroyed_at": Subquery(destruction.values("destroyed_at")[:1]),
     }
     if _arrays_in_sql():
-        voided = Ticket.objects.filter(sale__draw=OuterRef("pk"), sale__voided_at__isnull=False).order_by("seq")
+        voided = Ticket.objects.of_draw(OuterRef("pk")).filter(is_void=True).order_by("pk")
         videos = DrawVideo.objects.filter(draw=OuterRef("pk")).order_by("recorded_at", "pk")
         video_row = JSONObject(file="file", location="location", held_by="held_by", keep_until="keep_until")
         columns["void_serials"] = ArraySubquery(voided.values("serial"))  # R:T11
@@ -210,8 +210,8 @@ def _read_arrays(draws: list[Draw]) -> None:
     """The array columns in two queries, where the database cannot read them with the draws."""
     ids = [d.pk for d in draws]
     voids: dict[int, list[str]] = {}
-    voided = Ticket.objects.filter(sale__draw__in=ids, sale__voided_at__isnull=False).order_by("sale__draw_id", "seq")
-    for draw_id, serial in voided.values_list("sale__draw_id", "serial"):
+    voided = Ticket.objects.filter(draw_id__in=ids, is_void=True).order_by("draw_id", "seq")
+    for draw_id, serial in voided.values_list("draw_id", "serial"):
         voids.setdefault(draw_id, []).append(serial)
     videos: dict[int, list[dict]] = {}
     for v in DrawVideo.objects.filter(draw__in=ids).order_by("recorded_at", "pk"):
