@@ -6,11 +6,14 @@ from django.db import migrations, models
 # R:T3 one serial per licence, the same guarantee on an index that a returned
 # roll's tickets enter in order (#18). Keyed (serial, licence), serials 1 to
 # 1,000,000 went in out of the index's order ("10" sorts before "9"), each row
-# splitting pages all over the index; keyed (length(serial), serial, licence),
-# a numeric serial sorts as its number does, so a roll's serials are appended
-# at the index's right edge. Equal serials have equal lengths, so the index
-# refuses exactly the rows the old one did. Readers look a serial up with
-# `Ticket.objects.with_serial(s)`, which gives the index its length.
+# splitting pages all over the index, and a second licence's serials 1 to N
+# (next year's raffle, another charity on the server) went in between the
+# first's. Keyed (licence, length(serial), serial), a numeric serial sorts as
+# its number does within its licence, so a roll's serials are appended at the
+# end of its licence's part of the index. Equal serials have equal lengths, so
+# the index refuses exactly the rows the old one did. Readers look a serial up
+# with `Ticket.objects.with_serial(s, licence_id=...)`, which gives the index
+# its licence and length.
 
 
 class Migration(migrations.Migration):
@@ -27,9 +30,9 @@ class Migration(migrations.Migration):
         migrations.AddConstraint(
             model_name="ticket",
             constraint=models.UniqueConstraint(
+                models.F("licence"),
                 django.db.models.functions.text.Length("serial"),
                 models.F("serial"),
-                models.F("licence"),
                 name="ticket_serial_unique_per_licence",
             ),
         ),

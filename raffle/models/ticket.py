@@ -220,10 +220,10 @@ class TicketQuerySet(models.QuerySet):
             in_range = Q(draw_id=sale.draw_id, seq__gte=low, seq__lt=high)
         return self.filter(in_range, sale_id=sale.pk)
 
-    def with_serials(self, serials):
-        """The tickets with these serials (add the licence: one each per
-        licence, R:T3), found on the unique serial index, which is keyed by
-        the serial's length first (migration 0025)."""
+    def with_serials(self, serials, *, licence_id: int | None = None):
+        """The tickets with these serials under the licence (at most one each,
+        R:T3), or under every licence, found on the unique serial index, keyed
+        (licence, length(serial), serial) (migration 0025)."""
         by_length: dict[int, list[str]] = {}
         for serial in serials:
             by_length.setdefault(len(serial), []).append(serial)
@@ -232,10 +232,14 @@ class TicketQuerySet(models.QuerySet):
         matches = Q()
         for length, same_length in by_length.items():
             matches |= Q(serial_length=length, serial__in=same_length)
-        return self.alias(serial_length=Length("serial")).filter(matches)
+        # Without a licence, each licence in turn: the index is the licence's first.
+        licences = (
+            Q(licence_id=licence_id) if licence_id is not None else Q(licence_id__in=Licence.objects.values("pk"))
+        )
+        return self.alias(serial_length=Length("serial")).filter(matches, licences)
 
-    def with_serial(self, serial: str):
-        return self.with_serials([serial])
+    def with_serial(self, serial: str, *, licence_id: int | None = None):
+        return self.with_serials([serial], licence_id=licence_id)
 
     def last_seq(self, draw_id: int) -> int:
         """The highest seq taken in the draw (0 when none): one backward index step."""
@@ -275,12 +279,12 @@ class Ticket(models.Model):
         indexes = [models.Index(fields=["id"], condition=Q(is_void=True), name="ticket_void")]
         constraints = [
             # R:T3 no duplicate serial among all draws under a licence, in the database.
-            # Keyed by the serial's length first (migration 0025): two rows with the same
-            # serial have the same length, so this is exactly "one serial per licence",
-            # and a roll's serials, 1 to 1,000,000 in numeric order, go in in the index's
-            # order (appended at its right edge) where "10" < "9" scattered them over it.
-            # Look a serial up with `with_serial(s)`, which gives the index its length.
-            models.UniqueConstraint(Length("serial"), "serial", "licence", name="ticket_serial_unique_per_licence"),
+            # Keyed (licence, length(serial), serial) (migration 0025): two rows with the
+            # same serial have the same length, so this is exactly "one serial per
+            # licence", and a roll's serials, 1 to 1,000,000 in numeric order, go in in
+            # the index's order (appended at the end of their licence's part) where
+            # "10" < "9" scattered them over it. Look a serial up with `with_serial(s)`.
+            models.UniqueConstraint("licence", Length("serial"), "serial", name="ticket_serial_unique_per_licence"),
             models.CheckConstraint(condition=Q(seq__gte=1), name="ticket_seq_positive"),
             models.CheckConstraint(condition=~Q(serial=""), name="ticket_serial_not_blank"),
         ]

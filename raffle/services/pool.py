@@ -135,12 +135,7 @@ def paper_ticket(*, draw: Draw, serial: str, serial_again: str | None) -> Ticket
         raise RaffleError(
             gettext("The two serial numbers typed do not match; read the ticket again and type its serial twice.")
         )
-    ticket = (
-        Ticket.objects.with_serial(serial)
-        .filter(licence_id=draw.event.licence_id)
-        .select_related("sale", "draw")
-        .first()
-    )
+    ticket = Ticket.objects.with_serial(serial, licence_id=draw.event.licence_id).select_related("sale", "draw").first()
     if ticket is None:
         raise RaffleError(
             gettext("Ticket %(serial)s was never sold under this licence; check the ticket.") % {"serial": serial},

@@ -180,7 +180,7 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
                 units=units,
                 roll=roll,
                 device=roll.seller_name,
-                serials=[str(n) for n in range(next_serial, next_serial + count)],
+                serials=list(map(str, range(next_serial, next_serial + count))),
             )
         )
         next_serial += count

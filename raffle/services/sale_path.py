@@ -231,11 +231,9 @@ def check_sale_line(line: SaleLine, *, sealed: set[int] | None, count: int) -> N
 def _existing_serials(licence_id: int, serials: list[str]) -> list[str]:
     found = []
     for start in range(0, len(serials), 5000):
-        found += (
-            Ticket.objects.with_serials(serials[start : start + 5000])
-            .filter(licence_id=licence_id)
-            .values_list("serial", flat=True)[:5]
-        )
+        found += Ticket.objects.with_serials(serials[start : start + 5000], licence_id=licence_id).values_list(
+            "serial", flat=True
+        )[:5]
         if found:
             break
     return found

@@ -105,8 +105,7 @@ def check_serials_unused(draw: Draw, sales: ParsedSales) -> None:
     serials = list(sales.lines)
     for start in range(0, len(serials), 20_000):
         taken = (
-            Ticket.objects.with_serials(serials[start : start + 20_000])
-            .filter(licence_id=draw.event.licence_id)
+            Ticket.objects.with_serials(serials[start : start + 20_000], licence_id=draw.event.licence_id)
             .select_related("draw")
             .first()
         )
@@ -162,8 +161,7 @@ def _check_result(draw: Draw, result: ParsedResult, sales: ParsedSales | None) -
         status, number = imported.status, draw.number
     else:
         ticket = (
-            Ticket.objects.with_serial(result.serial)
-            .filter(licence_id=draw.event.licence_id)
+            Ticket.objects.with_serial(result.serial, licence_id=draw.event.licence_id)
             .select_related("draw", "sale")
             .first()
         )
