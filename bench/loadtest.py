@@ -401,7 +401,7 @@ for n in range({users}):
     device = TOTPDevice.objects.create(user=user, name="load", confirmed=True)
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = "core.auth_backend.ModelBackend"
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session[DEVICE_ID_SESSION_KEY] = device.persistent_id
     session.create()

@@ -57,7 +57,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "core.middleware.AuditActorMiddleware",
-    "django_otp.middleware.OTPMiddleware",
+    # django-otp's, reading the session's device by a prepared statement (#18).
+    "core.twofactor.OTPMiddleware",
     "core.twofactor.TwoFactorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -126,7 +127,8 @@ GC_YOUNG_THRESHOLD = env.int("GC_YOUNG_THRESHOLD", default=50_000)
 # from elsewhere, an attacker cannot keep guessing. Axes must come first.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's, reading the signed-in user by a prepared statement (#18).
+    "core.auth_backend.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env.int("DJANGO_LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=env.int("DJANGO_LOGIN_COOLOFF_MINUTES", default=30))
@@ -269,6 +271,8 @@ STORAGES = {
 }
 
 # Security: cookies, HSTS and the Content Security Policy (Django's own).
+# Django's database sessions, each request's read by a prepared statement (#18).
+SESSION_ENGINE = "core.sessions"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_AGE = env.int("DJANGO_SESSION_COOKIE_AGE", default=8 * 60 * 60)
 SESSION_EXPIRE_AT_BROWSER_CLOSE = True

@@ -47,3 +47,29 @@ def prepared_cursor():
     if connection.queries_logged:
         return connection.make_debug_cursor(cursor)
     return connection.make_cursor(cursor)
+
+
+def row_by_pk(model, pk):
+    """The `model` instance whose primary key is `pk`, or None, read by one
+    prepared statement (the ORM on SQLite). For the reads every signed-in
+    request makes before its view (its user, its OTP device, #18), which
+    Django would compile and PostgreSQL plan on every request."""
+    if connection.vendor != "postgresql":
+        return model._default_manager.filter(pk=pk).first()
+    fields = model._meta.concrete_fields
+    quote = connection.ops.quote_name
+    sql = (
+        f"SELECT {', '.join(quote(f.column) for f in fields)} FROM {quote(model._meta.db_table)} "
+        f"WHERE {quote(model._meta.pk.column)} = %s"
+    )
+    with prepared_cursor() as cursor:
+        cursor.execute(sql, [model._meta.pk.get_db_prep_value(pk, connection)])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = []
+    for field, value in zip(fields, row, strict=True):
+        for converter in field.get_db_converters(connection):
+            value = converter(value, field, connection)
+        values.append(value)
+    return model.from_db(connection.alias, [f.attname for f in fields], values)

@@ -9,8 +9,10 @@ may see (home, sign in, sign out, password reset, these two pages) are exempt.
 """
 
 from base64 import b32encode
+from contextlib import suppress
 
 from django import forms
+from django.apps import apps
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
@@ -21,9 +23,12 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_otp import login as otp_login
 from django_otp import match_token, user_has_device
+from django_otp.middleware import OTPMiddleware as DjangoOTPMiddleware
+from django_otp.models import Device
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from core.audit import audit_record
+from core.prepared import row_by_pk
 from core.roles import ADMINISTRATOR, user_roles
 from core.signals_accounts import enrolment_recorded_by_caller
 
@@ -61,6 +66,20 @@ def needs_second_factor(user) -> bool:
 
 def is_verified(user) -> bool:
     return bool(getattr(user, "is_verified", None) and user.is_verified())
+
+
+class OTPMiddleware(DjangoOTPMiddleware):
+    """django-otp's, reading the session's device by a prepared statement
+    (core.prepared, #18); django-otp still checks that the device is the
+    user's and confirmed."""
+
+    def _device_from_persistent_id(self, persistent_id: str):
+        model_label, _, device_id = self._normalize_persistent_id(persistent_id).rpartition("/")
+        with suppress(ValueError, LookupError):
+            model = apps.get_model(model_label)
+            if issubclass(model, Device):
+                return row_by_pk(model, int(device_id))
+        return None
 
 
 class TwoFactorMiddleware:

@@ -1,0 +1,81 @@
+"""Every signed-in request reads its session, its user and its OTP device
+before the view. Those three reads go through prepared statements (#18,
+core.prepared.row_by_pk) and must answer exactly as Django's and
+django-otp's own: the same rows, and nothing for an expired session, an
+inactive user, a key or id of the wrong form, or a model that is no device."""
+
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend as DjangoModelBackend
+from django.contrib.sessions.backends.db import SessionStore as DjangoSessionStore
+from django.contrib.sessions.models import Session
+from django.db import connection
+from django.test import RequestFactory
+from django.utils import timezone
+from django_otp import DEVICE_ID_SESSION_KEY
+from django_otp.models import Device
+from django_otp.plugins.otp_totp.models import TOTPDevice
+
+from core.auth_backend import ModelBackend
+from core.sessions import SessionStore
+from core.twofactor import OTPMiddleware
+
+pytestmark = pytest.mark.django_db
+
+
+def _prepared_statements() -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT string_agg(statement, ' | ') FROM pg_prepared_statements")
+        return cursor.fetchone()[0] or ""
+
+
+def test_a_session_reads_as_djangos_and_an_expired_one_not_at_all():
+    stored = DjangoSessionStore()
+    stored["cart"] = [1, 2]
+    stored.create()
+    assert SessionStore(stored.session_key).load() == DjangoSessionStore(stored.session_key).load() == {"cart": [1, 2]}
+    assert "FROM django_session" in _prepared_statements()
+
+    Session.objects.filter(pk=stored.session_key).update(expire_date=timezone.now() - datetime.timedelta(seconds=1))
+    expired = SessionStore(stored.session_key)
+    assert expired.load() == {} and expired.session_key is None
+    unknown = SessionStore("x" * 32)
+    assert unknown.load() == {} and unknown.session_key is None
+    assert SessionStore("short").load() == {}  # a key of the wrong form is never looked up
+
+
+def test_the_signed_in_user_reads_as_djangos_and_never_an_inactive_one():
+    user = get_user_model().objects.create_user("reader", password=None, first_name="Ann")
+    found = ModelBackend().get_user(str(user.pk))
+    assert found == DjangoModelBackend().get_user(str(user.pk)) == user
+    assert (found.username, found.first_name, found.is_active, found._state.adding) == ("reader", "Ann", True, False)
+    assert 'FROM "auth_user"' in _prepared_statements()
+    assert ModelBackend().get_user("not a number") is None
+    assert ModelBackend().get_user(str(user.pk + 1000)) is None
+    user.is_active = False
+    user.save(update_fields=["is_active"])
+    assert ModelBackend().get_user(str(user.pk)) is None
+
+
+def test_the_sessions_device_reads_as_django_otps_and_only_the_users_confirmed_one():
+    user = get_user_model().objects.create_user("holder", password=None)
+    other = get_user_model().objects.create_user("other", password=None)
+    device = TOTPDevice.objects.create(user=user, name="phone", confirmed=True)
+    middleware = OTPMiddleware(lambda request: None)
+    found = middleware._device_from_persistent_id(device.persistent_id)
+    assert found == Device.from_persistent_id(device.persistent_id) == device and found.key == device.key
+    assert 'FROM "otp_totp_totpdevice"' in _prepared_statements()
+    for wrong in (f"auth.user/{user.pk}", "otp_totp.totpdevice/abc", "nothing", "no.such/1"):
+        assert middleware._device_from_persistent_id(wrong) is None, wrong
+
+    def verified(session_user, persistent_id):
+        request = RequestFactory().get("/")
+        request.session = {DEVICE_ID_SESSION_KEY: persistent_id}
+        return middleware._verify_user_sync(request, session_user).otp_device
+
+    assert verified(user, device.persistent_id) == device
+    assert verified(other, device.persistent_id) is None  # another user's device
+    TOTPDevice.objects.filter(pk=device.pk).update(confirmed=False)
+    assert verified(user, device.persistent_id) is None  # not confirmed
