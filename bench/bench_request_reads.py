@@ -20,22 +20,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from common import prepare_database  # noqa: E402
+from common import django_on_a_fresh_database  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--reads", type=int, default=1000)
     args = parser.parse_args()
-    prepare_database(os.environ.get("BENCH_DATABASE_NAME", "bench_reads"))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.test_settings")
-    import django
-
-    django.setup()
+    django_on_a_fresh_database("bench_reads")
     from django.contrib.auth import get_user_model
     from django.contrib.auth.backends import ModelBackend as DjangoModelBackend
     from django.contrib.sessions.backends.db import SessionStore as DjangoSessionStore
-    from django.core.management import call_command
     from django_otp.models import Device
     from django_otp.plugins.otp_totp.models import TOTPDevice
 
@@ -43,7 +38,6 @@ def main() -> None:
     from core.sessions import SessionStore
     from core.twofactor import OTPMiddleware
 
-    call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user("reader", password=None)
     device = TOTPDevice.objects.create(user=user, name="phone", confirmed=True)
     stored = DjangoSessionStore()

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from common import prepare_database, selling_draw  # noqa: E402
+from common import django_on_a_fresh_database, selling_draw  # noqa: E402
 
 
 def _median_ms(times: list[float]) -> float:
@@ -42,14 +42,9 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=300)
     args = parser.parse_args()
 
-    prepare_database(os.environ.get("BENCH_DATABASE_NAME", "bench_sales"))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.test_settings")
-    import django
-
-    django.setup()
+    django_on_a_fresh_database("bench_sales")
 
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
     from django.db import connection, transaction
     from django.test.utils import CaptureQueriesContext
 
@@ -59,7 +54,6 @@ def main() -> int:
     from raffle import services
     from raffle.models import Draw, Sale
 
-    call_command("migrate", verbosity=0)
     admin = get_user_model().objects.create_superuser("bench", "bench@example.org", "bench-password-123")
 
     def new_draw(name: str) -> Draw:

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from common import prepare_database, selling_draw  # noqa: E402
+from common import django_on_a_fresh_database, selling_draw  # noqa: E402
 
 
 def _timed(fn, repeat=1):
@@ -49,16 +49,11 @@ def main() -> None:
     args = parser.parse_args()
     n = args.tickets
 
-    prepare_database(os.environ.get("BENCH_DATABASE_NAME", "bench_tickets"))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.test_settings")
     os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
-    import django
-
-    django.setup()
+    django_on_a_fresh_database("bench_tickets")
     import secrets
 
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
     from django.db import connection, transaction
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
@@ -68,7 +63,6 @@ def main() -> None:
     from raffle.models import Sale, Ticket
     from raffle.services.pool import paper_ticket, pick_rng
 
-    call_command("migrate", verbosity=0)
     admin = get_user_model().objects.create_superuser("bench", "bench@example.org", "bench-password-123")
     org = Organisation.objects.create(name="Bench Charity", charity_registration_number="1RR0001", city="Ottawa")
 

@@ -15,6 +15,19 @@ def prepare_database(name: str) -> None:
     os.environ["DATABASE_URL"] = base.rsplit("/", 1)[0] + "/" + name
 
 
+def django_on_a_fresh_database(default_name: str) -> None:
+    """Django with the test settings on its own database, BENCH_DATABASE_NAME
+    (default `default_name`), dropped, recreated and migrated."""
+    prepare_database(os.environ.get("BENCH_DATABASE_NAME", default_name))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.test_settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
 def django_on_a_scratch_database(default_name: str) -> None:
     """Django with the test settings, its test database named
     BENCH_DATABASE_NAME (default `default_name`), for benchmarks that build
