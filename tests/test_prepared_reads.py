@@ -7,7 +7,7 @@ inactive user, a key or id of the wrong form, or a model that is no device."""
 import datetime
 
 import pytest
-from django.contrib.auth import get_user_model
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user, get_user_model
 from django.contrib.auth.backends import ModelBackend as DjangoModelBackend
 from django.contrib.sessions.backends.db import SessionStore as DjangoSessionStore
 from django.contrib.sessions.models import Session
@@ -79,3 +79,22 @@ def test_the_sessions_device_reads_as_django_otps_and_only_the_users_confirmed_o
     assert verified(other, device.persistent_id) is None  # another user's device
     TOTPDevice.objects.filter(pk=device.pk).update(confirmed=False)
     assert verified(user, device.persistent_id) is None  # not confirmed
+
+
+def test_a_session_signed_in_through_djangos_backend_before_the_change_is_signed_out():
+    """Sessions name the backend that signed them in; Django's ModelBackend is
+    no longer configured (core.auth_backend's replaces it), so such a session
+    is signed out once, and one signed in through ours is not."""
+    user = get_user_model().objects.create_user("returning", password=None)
+    for backend, signed_in in (
+        ("django.contrib.auth.backends.ModelBackend", False),
+        ("core.auth_backend.ModelBackend", True),
+    ):
+        stored = DjangoSessionStore()
+        stored.update(
+            {SESSION_KEY: str(user.pk), BACKEND_SESSION_KEY: backend, HASH_SESSION_KEY: user.get_session_auth_hash()}
+        )
+        stored.create()
+        request = RequestFactory().get("/")
+        request.session = SessionStore(stored.session_key)
+        assert get_user(request).is_authenticated is signed_in, backend
