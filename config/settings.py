@@ -106,6 +106,9 @@ DATABASES = {
 if env("DJANGO_DATABASE_AS", default="runtime") == "owner" and env("MIGRATION_DATABASE_URL", default=""):
     DATABASES["default"] = env.db("MIGRATION_DATABASE_URL")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, whose health check below asks the server only when
+    # the socket shows something (core/postgresql/base.py, #18).
+    DATABASES["default"]["ENGINE"] = "core.postgresql"
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
