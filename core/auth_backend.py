@@ -1,11 +1,21 @@
 """Django's ModelBackend, reading the signed-in user of each request by a
-prepared statement (core.prepared, #18): the same user, the same checks."""
+prepared statement (core.prepared, #18): the same user, the same checks.
+The same statement reads the names of the user's groups, which hold their
+roles (core.roles): the role check every staff page makes then needs no
+statement of its own."""
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend as DjangoModelBackend
 from django.core.exceptions import ValidationError
 
 from core.prepared import row_by_pk
+from core.roles import GROUPS_READ_WITH_USER
+
+# The user's group names, in the user's own statement (auth_user is the table read).
+GROUP_NAMES = (
+    "ARRAY(SELECT g.name FROM auth_group g JOIN auth_user_groups ug ON ug.group_id = g.id "
+    "WHERE ug.user_id = auth_user.id)"
+)
 
 
 class ModelBackend(DjangoModelBackend):
@@ -15,5 +25,5 @@ class ModelBackend(DjangoModelBackend):
             pk = model._meta.pk.to_python(user_id)
         except ValidationError:
             return None
-        user = row_by_pk(model, pk)
+        user = row_by_pk(model, pk, also={GROUPS_READ_WITH_USER: GROUP_NAMES})
         return user if user is not None and self.user_can_authenticate(user) else None

@@ -43,5 +43,5 @@ def user_roles(request) -> dict:
     else:
         held = getattr(request, "role_names", None)  # read by core.roles.role_required for this request
         if held is None:
-            held = roles.user_roles(user)
+            held = roles.request_user_roles(user)
     return {"roles": held, "nav_links": nav_links(held, request.path)}

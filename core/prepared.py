@@ -49,27 +49,32 @@ def prepared_cursor():
     return connection.make_cursor(cursor)
 
 
-def row_by_pk(model, pk):
+def row_by_pk(model, pk, *, also: dict[str, str] | None = None):
     """The `model` instance whose primary key is `pk`, or None, read by one
-    prepared statement (the ORM on SQLite). For the reads every signed-in
-    request makes before its view (its user, its OTP device, #18), which
-    Django would compile and PostgreSQL plan on every request."""
+    prepared statement. For the reads every signed-in request makes before
+    its view (its user, its OTP device, #18), which Django would compile and
+    PostgreSQL plan on every request. `also` names further values read in
+    the same statement, {attribute: SQL expression over the row's table},
+    set on the instance as the ORM's `annotate` would; on SQLite (the demo)
+    the ORM reads the row and the expressions are left to the caller."""
     if connection.vendor != "postgresql":
         return model._default_manager.filter(pk=pk).first()
     fields = model._meta.concrete_fields
+    also = also or {}
     quote = connection.ops.quote_name
-    sql = (
-        f"SELECT {', '.join(quote(f.column) for f in fields)} FROM {quote(model._meta.db_table)} "
-        f"WHERE {quote(model._meta.pk.column)} = %s"
-    )
+    columns = [f"{quote(model._meta.db_table)}.{quote(f.column)}" for f in fields] + list(also.values())
+    sql = f"SELECT {', '.join(columns)} FROM {quote(model._meta.db_table)} WHERE {quote(model._meta.pk.column)} = %s"
     with prepared_cursor() as cursor:
         cursor.execute(sql, [model._meta.pk.get_db_prep_value(pk, connection)])
         row = cursor.fetchone()
     if row is None:
         return None
     values = []
-    for field, value in zip(fields, row, strict=True):
+    for field, value in zip(fields, row, strict=False):
         for converter in field.get_db_converters(connection):
             value = converter(value, field, connection)
         values.append(value)
-    return model.from_db(connection.alias, [f.attname for f in fields], values)
+    obj = model.from_db(connection.alias, [f.attname for f in fields], values)
+    for name, value in zip(also, row[len(fields) :], strict=True):
+        setattr(obj, name, value)
+    return obj

@@ -111,6 +111,24 @@ def user_roles(user, organisation=None) -> set[str]:
     return set(rows.values_list("role", flat=True))
 
 
+# The attribute on a request's user holding its group names, read with the
+# user at the start of the request (core.auth_backend): the role check of
+# every staff page (`role_required`) reads no statement of its own.
+GROUPS_READ_WITH_USER = "group_names_read_with_user"
+
+
+def request_user_roles(user) -> set[str]:
+    """The roles the request's signed-in user held when the request began
+    (their role groups, read with the user), as `user_roles(user)` then.
+    For the role check and the navigation of each request; whatever must see
+    a change made during the request (an edit of one's own roles) reads
+    `user_roles`."""
+    names = getattr(user, GROUPS_READ_WITH_USER, None)
+    if names is None:
+        return user_roles(user)
+    return {name for name in names if name in ALL_ROLES}
+
+
 def user_has_role(user, *roles: str, organisation=None) -> bool:
     """Whether `user` holds one of `roles` (in `organisation` when given).
     A superuser passes (the deploy check core.W020 warns about any)."""
@@ -136,7 +154,7 @@ def role_required(*roles: str):
         def wrapped(request, *args, **kwargs):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
-            held = set(ALL_ROLES) if request.user.is_superuser else user_roles(request.user)
+            held = set(ALL_ROLES) if request.user.is_superuser else request_user_roles(request.user)
             request.role_names = held  # read once: the navigation (core.context_processors) shows the same
             if not held & set(roles):
                 raise PermissionDenied

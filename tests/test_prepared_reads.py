@@ -98,3 +98,29 @@ def test_a_session_signed_in_through_djangos_backend_before_the_change_is_signed
         request = RequestFactory().get("/")
         request.session = SessionStore(stored.session_key)
         assert get_user(request).is_authenticated is signed_in, backend
+
+
+def test_the_users_role_groups_come_with_the_user_in_its_one_statement(client):
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    from core import roles
+    from tests.factories import give_role, user_with_role
+
+    treasurer = give_role(user_with_role(roles.TREASURER), roles.AUDITOR)
+    found = ModelBackend().get_user(str(treasurer.pk))
+    assert sorted(getattr(found, roles.GROUPS_READ_WITH_USER)) == [roles.AUDITOR, roles.TREASURER]
+    assert roles.request_user_roles(found) == roles.user_roles(treasurer) == {roles.AUDITOR, roles.TREASURER}
+    nobody = ModelBackend().get_user(str(get_user_model().objects.create_user("nobody", password=None).pk))
+    assert getattr(nobody, roles.GROUPS_READ_WITH_USER) == [] and roles.request_user_roles(nobody) == set()
+
+    # A staff page's role check (core.roles.role_required) reads no statement of its own.
+    client.force_login(treasurer)
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(reverse("treasury_home")).status_code == 200
+    reads = [q["sql"] for q in captured.captured_queries if "auth_user_groups" in q["sql"]]
+    assert len(reads) == 1 and 'FROM "auth_user" WHERE' in reads[0], reads
+
+    # A role taken away is gone on the next request: the names are read with the user, every request.
+    treasurer.groups.remove(*treasurer.groups.filter(name=roles.TREASURER))
+    assert roles.request_user_roles(ModelBackend().get_user(str(treasurer.pk))) == {roles.AUDITOR}
