@@ -11,6 +11,7 @@ expression, or another database than PostgreSQL goes through the ORM.
 """
 
 import functools
+import re
 
 from django.db import connection
 from django.db.models import NOT_PROVIDED
@@ -45,6 +46,36 @@ def insert_statement(obj) -> tuple[str, list] | None:
     if any(hasattr(value, "resolve_expression") for value in values):
         return None
     return sql, [field.get_db_prep_save(value, connection) for field, value in zip(fields, values, strict=True)]
+
+
+@functools.cache
+def _select_plan(model, source: str, expressions: tuple[tuple[str, str], ...]) -> str:
+    sql, fields = _plan(model)
+    given = dict(expressions)
+    selected = ", ".join(given.get(f.attname) or f"%s::{_base_type(f.db_type(connection))}" for f in fields)
+    head, returning = sql.split(" VALUES ", 1)
+    return f"{head} SELECT {selected} FROM {source} {returning.split(') ', 1)[1]}"
+
+
+def _base_type(db_type: str) -> str:
+    """The column's type without its length or precision: a value too long
+    for a varchar(n) is then refused by the INSERT's assignment, never cut
+    short by an explicit cast."""
+    return re.sub(r"\(.*\)$", "", db_type)
+
+
+def insert_select_statement(obj, *, source: str, expressions: dict[str, str]) -> tuple[str, list] | None:
+    """`insert_statement` as an INSERT ... SELECT ... FROM `source` (a CTE of
+    the same statement), so that nothing is inserted when `source` has no
+    row. `expressions` gives some columns an SQL expression over `source`
+    instead of the object's value. None where `insert_statement` is."""
+    statement = insert_statement(obj)
+    if statement is None:
+        return None
+    _sql, params = statement
+    fields = _plan(type(obj))[1]
+    sql = _select_plan(type(obj), source, tuple(sorted(expressions.items())))
+    return sql, [value for field, value in zip(fields, params, strict=True) if field.attname not in expressions]
 
 
 def inserted(obj, pk) -> None:

@@ -15,9 +15,10 @@ from tests.factories import LicenceFactory, event_with_draw, once, user_with_rol
 
 pytestmark = pytest.mark.django_db
 
-# The statements of one electronic sale on PostgreSQL, BEGIN and COMMIT aside (7 with them: docs/benchmarks.md):
-# the draw's totals (its lock), the sale with its tickets, the audit chain's head and entry, and two reads.
-SALE_STATEMENTS = 5
+# The statements of one electronic sale on PostgreSQL, BEGIN and COMMIT aside (6 with them: docs/benchmarks.md):
+# the draw's totals (its lock) with the sale and its tickets in one, the audit chain's head and entry, and
+# one read of the draw.
+SALE_STATEMENTS = 4
 # A part only the read of the draw for a sale has (raffle.services.sale_read).
 DRAW_READ = "FROM licensing_excludedperson x"
 
@@ -74,15 +75,17 @@ def test_a_sale_from_the_sales_page_takes_a_fixed_number_of_statements(client, s
     [token_write] = [i for i, sql in enumerate(sent) if "core_submission" in sql]
     assert draw_lock < token_write and not any("SAVEPOINT" in sql for sql in sent[draw_lock:token_write])
     statements = [q["sql"] for q in captured.captured_queries if "SAVEPOINT" not in q["sql"]]
-    # the session, the user, the authenticator and the roles; the one-time token's record (with its
-    # result); the sale with its one read of the draw; the session's write (the device remembered)
-    assert len(statements) <= 4 + 1 + SALE_STATEMENTS + 1, "\n".join(statements)
+    # the session, the user with their roles (core.auth_backend) and the authenticator; the one-time
+    # token's record (with its result); the sale with its one read of the draw; the session's write
+    # (the device remembered)
+    assert len(statements) <= 3 + 1 + SALE_STATEMENTS + 1, "\n".join(statements)
     assert sum(DRAW_READ in sql for sql in statements) == 1
 
 
 def test_the_sale_paths_statements_are_planned_once_per_connection(staff_user):  # #18
     # core.prepared: after its first executions PostgreSQL keeps one generic plan of the draw
-    # read and of the draw's UPDATE instead of planning them for every sale.
+    # read and of the statement that takes the draw's lock and writes the sale, instead of planning
+    # them for every sale.
     event = event_with_draw(actor=staff_user, licence=LicenceFactory(sales_channel=SalesChannel.ELECTRONIC))
     draw = services.draw_open_sales(actor=staff_user, draw=event.draws.get(number=1))
     for _ in range(8):
@@ -90,7 +93,7 @@ def test_the_sale_paths_statements_are_planned_once_per_connection(staff_user): 
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT statement, generic_plans FROM pg_prepared_statements WHERE statement LIKE %s OR statement LIKE %s",
-            [f"%{DRAW_READ}%", "UPDATE raffle_draw SET sales_amount%"],
+            [f"%{DRAW_READ}%", "%WITH d AS (UPDATE raffle_draw SET sales_amount%"],
         )
         plans = cursor.fetchall()
     assert len(plans) == 2 and all(generic >= 2 for _statement, generic in plans), plans

@@ -157,3 +157,67 @@ def test_serials_are_looked_up_on_the_serial_index_by_licence_and_length(sold): 
             plan = lookup.explain()
             assert "ticket_serial_unique_per_licence" in plan, plan
             assert "length((serial)::text) =" in plan.split("Index Cond:", 1)[1], plan
+
+
+def _sell_one(draw, actor, **fields):
+    return services.ticket_sell(
+        actor=actor,
+        draw=draw,
+        tier_quantity=1,
+        purchaser_name=fields.pop("purchaser_name", "Bo"),
+        purchaser_contact="519-555-0102",
+        envelope_pick=4,
+        device="POS-2",
+        **fields,
+    )
+
+
+def test_a_sale_at_the_counter_takes_its_seqs_and_writes_its_rows_in_one_statement(sold, staff_user):  # R:T4
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        sale = _sell_one(sold.draw, staff_user)
+    statements = [q["sql"] for q in captured.captured_queries]
+    [write] = [sql for sql in statements if "UPDATE raffle_draw" in sql]
+    assert 'INSERT INTO "raffle_sale"' in write and "INSERT INTO raffle_ticket" in write
+    assert [sql for sql in statements if "raffle_ticket (" in sql or '"raffle_sale" (' in sql] == [write]
+    [ticket] = Ticket.objects.of_sale(sale)
+    assert (sale.first_seq, ticket.seq, ticket.serial, ticket.sale_id) == (2, 2, "E001-0000002", sale.pk)
+    assert Sale.objects.get(pk=sale.pk).first_seq == 2
+    sold.draw.refresh_from_db()
+    assert (sold.draw.tickets_valid, sold.draw.sales_valid, sold.draw.sales_amount) == (2, 2, 2 * sale.amount)
+
+
+def test_electronic_serials_numbered_in_one_statement_read_as_the_steps_number_them(sold, staff_user):  # R:T3
+    from django.db.models import F
+
+    from raffle.models import Draw
+
+    # The draw as far as its 9,999,998th ticket (only its counter: seqs are taken from it).
+    Draw.objects.filter(pk=sold.draw_id).update(tickets_valid=F("tickets_valid") + 9_999_997)
+    serials = [Ticket.objects.of_sale(_sell_one(sold.draw, staff_user)).get().serial for _ in range(2)]
+    assert serials == [f"E001-{n:07d}" for n in (9_999_999, 10_000_000)] == ["E001-9999999", "E001-10000000"]
+
+
+def test_a_sale_the_database_cannot_hold_is_refused_whole_never_cut_short(sold):
+    # The one statement's values are cast to their columns' types without length: a value
+    # longer than its column is refused by the INSERT, never shortened by the cast.
+    from raffle.models import DrawState
+    from raffle.services.ticket_rows import sell_one_in_one_statement
+
+    fields = {f.attname: getattr(sold, f.attname) for f in Sale._meta.concrete_fields if f.name != "id"}
+    too_long = Sale(**{**fields, "device": "D" * 61, "first_seq": 1})
+    take_seq = (
+        "UPDATE raffle_draw SET tickets_valid = tickets_valid + 1 WHERE id = %s AND state = %s",
+        [sold.draw_id, DrawState.SELLING],
+    )
+    before = (Sale.objects.count(), Ticket.objects.count())
+    with pytest.raises(DatabaseError, match="too long"), transaction.atomic():
+        sell_one_in_one_statement(too_long, take_seq=take_seq, serials=None, serial_prefix="E001-")
+    assert (Sale.objects.count(), Ticket.objects.count()) == before
+    fine = Sale(**{**fields, "device": "D" * 60, "first_seq": 1})
+    with transaction.atomic():
+        first_seq, _sold, serials = sell_one_in_one_statement(
+            fine, take_seq=take_seq, serials=None, serial_prefix="E001-"
+        )
+    assert (first_seq, serials, Sale.objects.get(pk=fine.pk).device) == (2, ["E001-0000002"], "D" * 60)

@@ -34,9 +34,9 @@ from raffle.services.sale_path import (
     price_tiers,
     selling_draw,
     whole_number,
-    write_sales,
 )
 from raffle.services.sale_record import check_bingo_sale
+from raffle.services.sale_write import write_sales
 
 
 def _check_serial_range(first, last) -> tuple[int, int]:

@@ -11,9 +11,13 @@ import, a returned roll.
    draw's running totals that also takes the sale's seq numbers (the draw's
    tickets are numbered densely: the last seq is valid + void tickets) and
    refuses unless the draw is still selling. It then checks the prize board
-   and the approved sales plan against the returned total (L3), inserts the sales and COPYs the tickets.
-   The lock is held to the commit, so the close of sales (which locks the
-   draw) sees every sale committed before it and none after.
+   and the approved sales plan against the returned total (L3), inserts the
+   sales and COPYs the tickets. One sale at the counter is written by that
+   same statement (its sale and tickets follow the UPDATE in one round trip,
+   #18) and checked right after it: a refusal rolls the sale back with the
+   service's transaction. The lock is held to the commit, so the close of
+   sales (which locks the draw) sees every sale committed before it and none
+   after.
 
 The running totals (`Draw.sales_amount`, `sales_valid`, `sales_void`,
 `tickets_valid`, `tickets_void`) are also moved by `sale_void`;
@@ -24,14 +28,11 @@ import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db import IntegrityError, connection
-from django.db.models import F
+from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from core.money import ZERO
-from core.prepared import prepared_cursor
-from core.rows import insert_one
 from core.scope import scoped
 from core.text import ascii_digits
 from licensing.terms import read_amendments_once
@@ -39,15 +40,12 @@ from raffle.errors import EventConcluded, RaffleError
 from raffle.models import Draw, DrawState, Envelope, EventStatus, PriceTier, Sale, Ticket, TicketRoll
 from raffle.services.ending import check_not_cancelled
 from raffle.services.prize_board import (
-    prize_board_check,
     sale_columns,
     sale_prizes_committed,
-    sales_plan_check,
     sales_plan_max,
 )
 from raffle.services.purchase_limits import Purchase, purchase_limits_check
 from raffle.services.sale_read import read_draw_for_sale
-from raffle.services.ticket_rows import insert_sale_with_tickets, write_tickets
 
 # The most serials one roll, book or import may carry.
 MAX_BATCH = 2_000_000
@@ -302,92 +300,4 @@ def prepare_sales(
         serial_lists=serial_lists,
         committed=sale_prizes_committed(draw),
         max_sales=sales_plan_max(draw=draw),
-    )
-
-
-def _take_seq(batch: SaleBatch) -> tuple[int, Decimal]:
-    """Lock the draw by moving its running totals, if it still sells. Returns
-    the last seq taken before this batch and the draw's valid sales after it."""
-    draw, tickets, amount = batch.draw, batch.tickets, batch.amount
-    if connection.vendor == "postgresql":
-        with prepared_cursor() as cursor:
-            cursor.execute(
-                "UPDATE raffle_draw SET sales_amount = sales_amount + %s, sales_valid = sales_valid + %s, "
-                "tickets_valid = tickets_valid + %s WHERE id = %s AND state = %s "
-                "RETURNING tickets_valid + tickets_void, sales_amount",
-                [amount, len(batch.sales), tickets, draw.pk, DrawState.SELLING],
-            )
-            row = cursor.fetchone()
-    else:  # SQLite (the demo) locks the whole database for the write anyway
-        row = None
-        if Draw.objects.filter(pk=draw.pk, state=DrawState.SELLING).update(
-            sales_amount=F("sales_amount") + amount,
-            sales_valid=F("sales_valid") + len(batch.sales),
-            tickets_valid=F("tickets_valid") + tickets,
-        ):
-            fresh = Draw.objects.get(pk=draw.pk)
-            row = (fresh.last_seq, fresh.sales_amount)
-    if row is None:  # the draw stopped selling since it was read: say why
-        fresh = Draw.objects.select_related("event").get(pk=draw.pk)
-        check_selling(fresh)
-        raise RaffleError(gettext("Sales for draw %(number)s are closed.") % {"number": fresh.number}, rule="T4")
-    return row[0] - tickets, row[1]
-
-
-def write_sales(batch: SaleBatch) -> list[list[str]]:
-    """Under the draw's lock: take the seq numbers and move the totals, check
-    the prize board (L3), insert the sales and their tickets. Returns each
-    sale's serials. Runs inside the service's transaction."""
-    draw = batch.draw
-    seq, sold = _take_seq(batch)
-    # R:L3 the draw's valid sales so far plus these must keep the prizes within the prize board.
-    prize_board_check(event=draw.event, extra_sales=sold, committed=batch.committed)
-    sales_plan_check(draw=draw, total=sold, planned=batch.max_sales)  # R:L3 and the draw's approved maximum
-    serials_out, first_seqs = [], []
-    for sale, serials in zip(batch.sales, batch.serial_lists, strict=True):
-        if not serials:
-            serials = [f"E{draw.number:03d}-{n:07d}" for n in range(seq + 1, seq + sale.ticket_count + 1)]
-        sale.first_seq = seq + 1  # its tickets: one primary-key range of the draw's (migration 0026)
-        first_seqs.append(sale.first_seq)
-        seq += sale.ticket_count
-        serials_out.append(serials)
-    try:
-        with connection.wrap_database_errors:  # psycopg's own errors from COPY, as Django's
-            _insert_sales_and_tickets(batch.sales, first_seqs, serials_out)
-    except IntegrityError as error:  # R:T3 the constraint caught a serial sold at the same moment
-        detail = getattr(getattr(error.__cause__, "diag", None), "message_detail", "") or ""
-        serial = detail.split("=(", 1)[1].split(",", 1)[0] if "=(" in detail else "One of these serials"
-        raise RaffleError(
-            gettext(
-                "%(serial)s is already sold under this licence: someone else sold it at the same moment; "
-                "nothing was recorded. Check the serials and sell again."
-            )
-            % {"serial": serial},
-            rule="T3",
-        ) from None
-    return serials_out
-
-
-def _insert_sales_and_tickets(sales: list[Sale], first_seqs: list[int], serial_lists: list[list[str]]) -> None:
-    """One sale at the counter in one statement with its tickets; else the
-    sales (a bulk INSERT), then their tickets (one INSERT or COPY)."""
-    if len(sales) == 1 and insert_sale_with_tickets(sales[0], first_seq=first_seqs[0], serials=serial_lists[0]):
-        return
-    if len(sales) == 1:  # its INSERT written once, not compiled (#18)
-        insert_one(sales[0])
-    else:
-        Sale.objects.bulk_create(sales, batch_size=5000)
-    groups = [(sale.pk, first, serials) for sale, first, serials in zip(sales, first_seqs, serial_lists, strict=True)]
-    write_tickets(licence_id=sales[0].licence_id, draw_id=sales[0].draw_id, groups=groups)
-
-
-def void_totals(*, draw: Draw, sale: Sale) -> None:
-    """Move a voided sale from the draw's valid totals to its void totals
-    (the draw is locked by the void)."""
-    Draw.objects.filter(pk=draw.pk).update(
-        sales_amount=F("sales_amount") - sale.amount,
-        sales_valid=F("sales_valid") - 1,
-        sales_void=F("sales_void") + 1,
-        tickets_valid=F("tickets_valid") - sale.ticket_count,
-        tickets_void=F("tickets_void") + sale.ticket_count,
     )

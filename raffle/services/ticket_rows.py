@@ -1,12 +1,13 @@
-"""Writing a batch of sales' ticket rows (#18): the few of a sale at the
-counter in one prepared INSERT, the many of a returned roll or an import by
-COPY, the SQLite demo's through the ORM. The rows' guarantees are the
+"""Writing a batch of sales' ticket rows (#18): a sale at the counter in the
+statement that takes its seqs, the few of several sales in one prepared
+INSERT, the many of a returned roll or an import by COPY, the SQLite demo's
+through the ORM. The rows' guarantees are the
 database's (docs/architecture.md, "Ticket rows")."""
 
 from django.db import connection
 
 from core.prepared import prepared_cursor
-from core.rows import insert_statement, inserted
+from core.rows import insert_select_statement, inserted
 from raffle.models import Ticket
 
 # Up to this many tickets go in one prepared INSERT: one round trip to the
@@ -27,28 +28,6 @@ def _insert_few_tickets(*, licence_id: int, draw_id: int, groups: list[tuple[int
         seqs.extend(range(first_seq, first_seq + len(serials)))
     with prepared_cursor() as cursor:
         cursor.execute(FEW_TICKETS_SQL, [licence_id, draw_id, sales, serials_in, seqs])
-
-
-def insert_sale_with_tickets(sale, *, first_seq: int, serials: list[str]) -> bool:
-    """INSERT one sale and its few tickets in one statement (one round trip
-    under the draw's lock instead of two, #18); the tickets' trigger checks
-    them against the sale at the statement's end, as for any insert. False
-    where this cannot be done so (SQLite, too many tickets, a sale the ORM
-    must write): the caller inserts them apart."""
-    statement = insert_statement(sale) if len(serials) <= FEW_TICKETS else None
-    if statement is None:
-        return False
-    sale_sql, params = statement
-    sql = (
-        f"WITH s AS ({sale_sql}) INSERT INTO raffle_ticket (licence_id, draw_id, sale_id, serial, seq, is_void) "
-        "SELECT %s, %s, s.id, t.serial, t.seq, false FROM s, unnest(%s::text[], %s::integer[]) AS t(serial, seq) "
-        "RETURNING sale_id"
-    )
-    seqs = list(range(first_seq, first_seq + len(serials)))
-    with prepared_cursor() as cursor:
-        cursor.execute(sql, [*params, sale.licence_id, sale.draw_id, serials, seqs])
-        inserted(sale, cursor.fetchone()[0])
-    return True
 
 
 def write_tickets(*, licence_id: int, draw_id: int, groups: list[tuple[int, int, list[str]]]) -> None:
@@ -77,3 +56,57 @@ def write_tickets(*, licence_id: int, draw_id: int, groups: list[tuple[int, int,
         ],
         batch_size=2000,
     )
+
+
+# A sale at the counter in ONE statement (#18): the draw's UPDATE that takes its
+# seqs (`take_seq`, which returns no row once the draw stops selling), the sale
+# and its tickets. A ticket with no serial given is numbered as the sale path
+# numbers it: the prefix, then its seq in at least 7 digits.
+SELL_ONE_SQL = """
+WITH d AS ({take_seq} RETURNING tickets_valid + tickets_void - %s::integer + 1 AS first_seq, sales_amount),
+s AS ({insert_sale}),
+t AS (
+    INSERT INTO raffle_ticket (licence_id, draw_id, sale_id, serial, seq, is_void)
+    SELECT %s, %s, s.id, coalesce(g.serial, %s || lpad(k.seq::text, greatest(7, length(k.seq::text)), '0')),
+        k.seq, false
+    FROM d, s, unnest(%s::text[]) WITH ORDINALITY AS g(serial, n), LATERAL (SELECT d.first_seq + g.n - 1 AS seq) AS k
+    RETURNING serial, seq
+)
+SELECT d.first_seq, d.sales_amount, s.id, ARRAY(SELECT serial FROM t ORDER BY seq) FROM d, s
+"""
+
+
+def sell_one_in_one_statement(
+    sale, *, take_seq: tuple[str, list], serials: list[str] | None, serial_prefix: str
+) -> tuple[int, object, list[str]] | None:
+    """Take the draw's seqs for `sale`, insert it and its few tickets, in one
+    round trip while the draw is locked. Returns (its first seq, the draw's
+    valid sales after it, its serials); None where this cannot be done so
+    (SQLite, too many tickets, a sale the ORM must write): the caller takes
+    the seqs and inserts apart. Raises `DrawStoppedSelling`, having written
+    nothing, when the draw no longer sells."""
+    if connection.vendor != "postgresql" or sale.ticket_count > FEW_TICKETS:
+        return None
+    statement = insert_select_statement(sale, source="d", expressions={"first_seq": "d.first_seq"})
+    if statement is None:
+        return None
+    sale_sql, sale_params = statement
+    take_sql, take_params = take_seq
+    sql = SELL_ONE_SQL.format(take_seq=take_sql, insert_sale=sale_sql)
+    given = serials if serials else [None] * sale.ticket_count
+    with prepared_cursor() as cursor:
+        cursor.execute(
+            sql,
+            [*take_params, sale.ticket_count, *sale_params, sale.licence_id, sale.draw_id, serial_prefix, given],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        raise DrawStoppedSelling
+    first_seq, sold, pk, written = row
+    sale.first_seq = first_seq
+    inserted(sale, pk)
+    return first_seq, sold, written
+
+
+class DrawStoppedSelling(Exception):
+    """The draw's UPDATE found it no longer selling: nothing was written."""

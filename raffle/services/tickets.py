@@ -23,10 +23,9 @@ from raffle.services.sale_path import (
     SaleLine,
     prepare_sales,
     selling_draw,
-    void_totals,
-    write_sales,
 )
 from raffle.services.sale_record import audit_sales, check_bingo_sale, refuse_before_amendment
+from raffle.services.sale_write import void_totals, write_sales
 
 
 @transaction.atomic
