@@ -61,6 +61,18 @@ def test_draw_night_reads_french(client, event):  # R:R4
     assert "Steps of the draw" not in page and "Where the draw stands" not in page
 
 
+def test_the_sales_page_offers_its_envelopes_in_french(client, staff_user):  # R:R4
+    from licensing.models import SalesChannel
+    from tests.factories import LicenceFactory, event_with_draw
+
+    event = event_with_draw(actor=staff_user, licence=LicenceFactory(sales_channel=SalesChannel.ELECTRONIC))
+    draw = services.draw_open_sales(actor=staff_user, draw=event.draws.get(number=1))
+    client.force_login(user_with_role(roles.SELLER, organisation=event.licence.organisation))
+    page = _page(client, "sales_sell", draw.pk)
+    assert "— choisir —" in page and ">Enveloppe 52</option>" in page
+    assert "choose" not in page and ">Envelope 52<" not in page
+
+
 def test_the_treasury_overview_reads_french(client, staff_user, event):  # R:R4
     run_draw(event.draws.get(number=1), actor=staff_user)
     client.force_login(user_with_role(roles.TREASURER))

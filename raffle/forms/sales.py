@@ -26,8 +26,9 @@ class SaleForm(forms.Form):
         super().__init__(*args, **kwargs)
         # the tiers and sealed envelopes the sale itself reads, with its draw when read so (`read_sale_draw`)
         self.fields["tier"].choices = [(t.quantity, str(t)) for t in price_tiers(draw).values()]
-        self.fields["envelope_pick"].choices = [("", "— choose —")] + [
-            (n, f"Envelope {n}") for n in sorted(sealed_envelopes(draw))
+        envelope = gettext("Envelope %(number)s")
+        self.fields["envelope_pick"].choices = [("", gettext("— choose —"))] + [
+            (n, envelope % {"number": n}) for n in sorted(sealed_envelopes(draw))
         ]
         if draw_sales_channel(draw) != SalesChannel.PAPER_STUB:  # R:L5 the channel in force on the draw's day
             del self.fields["serials"]
