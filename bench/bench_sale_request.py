@@ -38,7 +38,7 @@ def profiled(path: str):
     if not path:
         yield
         return
-    profile = cProfile.Profile()
+    profile = cProfile.Profile(time.process_time)  # CPU only: not the waits on PostgreSQL
     profile.enable()
     try:
         yield
@@ -117,6 +117,9 @@ def main() -> int:
             with CaptureQueriesContext(connection) as captured:
                 request(99)
             statements = captured.captured_queries
+            if os.environ.get("BENCH_SQL"):  # the statements of one request, in order
+                for query in statements:
+                    print(f"   {query['sql'][:300]}")
             began, began_backend = time.process_time(), backend_cpu()
             with profiled(PROFILE and f"{PROFILE}.{len(rows)}"):
                 for i in range(REQUESTS):
