@@ -203,6 +203,22 @@ def test_a_stub_serial_already_sold_is_refused(stub_draw, staff_user):  # R:T3
     _nothing_changed(stub_draw, tickets=1)
 
 
+def test_a_stub_serial_sold_at_the_same_moment_is_refused_by_the_index_naming_the_serial(
+    stub_draw, staff_user, monkeypatch
+):  # R:T3
+    # Two counters sell stub 5001 at once: both pass the check made before the draw's lock,
+    # and the serial index refuses the second. Its message names the serial, not the index's
+    # other keys (the licence, the serial's length).
+    from raffle.services import sale_path
+
+    _e_sale(stub_draw, staff_user, serials=["5001"])
+    monkeypatch.setattr(sale_path, "_existing_serials", lambda licence_id, serials: [])
+    with pytest.raises(RaffleError, match="^5001 is already sold under this licence: someone else sold it") as raced:
+        _e_sale(stub_draw, staff_user, tier_quantity=3, serials=["5002", "5001", "5003"])
+    assert raced.value.rule == "T3"
+    _nothing_changed(stub_draw, tickets=1)
+
+
 def test_a_stub_tier_needs_as_many_serials_as_tickets(stub_draw, staff_user):  # R:T1
     with pytest.raises(RaffleError, match="3 ticket"):
         _e_sale(stub_draw, staff_user, tier_quantity=3, serials=["5002"])

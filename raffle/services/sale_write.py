@@ -73,20 +73,34 @@ def write_sales(batch: SaleBatch) -> list[list[str]]:
                 seq, sold = _take_seq(batch)
                 _check_prizes(batch, sold)
                 serials_out = _number_and_insert(batch, seq)
-    except IntegrityError as error:  # R:T3 the constraint caught a serial sold at the same moment
-        detail = getattr(getattr(error.__cause__, "diag", None), "message_detail", "") or ""
-        serial = detail.split("=(", 1)[1].split(",", 1)[0] if "=(" in detail else "One of these serials"
+    except IntegrityError as error:  # R:T3 the serial index caught a serial sold at the same moment
+        diag = getattr(error.__cause__, "diag", None)
+        if diag is not None and diag.constraint_name != SERIAL_INDEX:
+            raise  # another constraint: not a serial sold twice, not this message's to explain
         raise RaffleError(
             gettext(
                 "%(serial)s is already sold under this licence: someone else sold it at the same moment; "
                 "nothing was recorded. Check the serials and sell again."
             )
-            % {"serial": serial},
+            % {"serial": _refused_serial(diag) or gettext("One of these serials")},
             rule="T3",
         ) from None
     if one is not None:
         _check_prizes(batch, sold)
     return serials_out
+
+
+# T3's unique index (raffle.models.ticket), keyed (licence, length(serial), serial).
+SERIAL_INDEX = "ticket_serial_unique_per_licence"
+
+
+def _refused_serial(diag) -> str | None:
+    """The serial in PostgreSQL's detail of the serial index's refusal:
+    'Key (licence_id, length(serial::text), serial)=(1, 4, 5001) already
+    exists.' The serial is the last of the three values (it may hold commas)."""
+    detail = (getattr(diag, "message_detail", None) or "").partition(")=(")[2]
+    values = detail.rpartition(") already exists")[0].split(", ", 2)
+    return values[2] if len(values) == 3 else None
 
 
 def _check_prizes(batch: SaleBatch, sold: Decimal) -> None:
