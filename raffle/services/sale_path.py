@@ -7,7 +7,7 @@ import, a returned roll.
    sold yet (T3). It reads nothing that can change while the draw sells: the
    tiers, the sealed envelopes and the prizes committed by closed draws only
    change while a draw is in progress, and an event has one at a time.
-2. `write_sales` takes the draw's lock with ONE statement, an UPDATE of the
+2. `write_sales` (raffle.services.sale_write) takes the draw's lock with ONE statement, an UPDATE of the
    draw's running totals that also takes the sale's seq numbers (the draw's
    tickets are numbered densely: the last seq is valid + void tickets) and
    refuses unless the draw is still selling. It then checks the prize board

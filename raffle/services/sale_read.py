@@ -8,7 +8,7 @@ excluded persons (the Rules of Play) and whether the licence has any approved
 amendment (L3, L5). On PostgreSQL all of it comes back from ONE statement
 written once per process from the models' own columns, and the draw, event
 and licence are built from its row the way the ORM builds them (`from_db`):
-no query is compiled per sale. Nothing here is locked: `sale_path.write_sales`
+no query is compiled per sale. Nothing here is locked: `sale_write.write_sales`
 takes the draw's lock and checks its state again. The same statement says
 whether the person selling works for the draw's organisation in one of the
 page's roles (#15), so the sales page needs no query of its own for that.
