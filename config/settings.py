@@ -15,7 +15,9 @@ from django.utils.csp import CSP
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
-environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+# The demo's `.env` beside manage.py (written by `make run`), or the file
+# DJANGO_ENV_FILE names; what the environment sets wins over either.
+environ.Env.read_env(env.str("DJANGO_ENV_FILE", default=str(BASE_DIR / ".env")), overwrite=False)
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 

@@ -25,6 +25,8 @@ def production_env(**extra) -> dict:
             "DATABASE_URL": "postgres://raffle@db.internal:5432/raffle",
             "AUDIT_CHAIN_KEY": "Qe7-vX2_kR9mZp4LtN8wYc1sHfA6eUgD3iO5pRtXyVzKqWjMnBl0",
             "DJANGO_SETTINGS_MODULE": "config.settings",
+            # Not the demo's .env that `make run` leaves in the checkout (DEBUG on): production reads none.
+            "DJANGO_ENV_FILE": os.devnull,
         }
     )
     env.update(extra)
@@ -133,3 +135,27 @@ def test_the_served_application_freezes_what_it_loaded_out_of_the_collectors_sig
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "True"]
+
+
+def test_the_settings_read_the_env_file_named_and_the_environment_wins(tmp_path):
+    # `make run` then `make test` in one checkout: the demo's .env (DEBUG on) must not leak into
+    # the production checks above, which name no file (os.devnull); a named file is read, under
+    # whatever the environment itself sets.
+    demo = tmp_path / "demo.env"
+    demo.write_text("DJANGO_DEBUG=true\nDJANGO_ALLOWED_HOSTS=demo.example.org\n")
+    code = "from django.conf import settings; print(settings.DEBUG, settings.ALLOWED_HOSTS)"
+
+    def settings_with(**extra) -> str:
+        result = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=production_env(**extra),
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout.strip()
+
+    assert settings_with() == "False ['raffle.example.org']"
+    assert settings_with(DJANGO_ENV_FILE=str(demo)) == "True ['raffle.example.org']"
