@@ -9,13 +9,10 @@ from django.contrib.auth.backends import ModelBackend as DjangoModelBackend
 from django.core.exceptions import ValidationError
 
 from core.prepared import row_by_pk
-from core.roles import GROUPS_READ_WITH_USER
+from core.roles import GROUP_NAMES_OF, GROUPS_READ_WITH_USER
 
 # The user's group names, in the user's own statement (auth_user is the table read).
-GROUP_NAMES = (
-    "ARRAY(SELECT g.name FROM auth_group g JOIN auth_user_groups ug ON ug.group_id = g.id "
-    "WHERE ug.user_id = auth_user.id)"
-)
+GROUP_NAMES = f"ARRAY({GROUP_NAMES_OF.format(user='auth_user.id')})"
 
 
 class ModelBackend(DjangoModelBackend):

@@ -70,7 +70,7 @@ def row_by_pk(model, pk, *, also: dict[str, str] | None = None):
     if row is None:
         return None
     values = []
-    for field, value in zip(fields, row, strict=False):
+    for field, value in zip(fields, row[: len(fields)], strict=True):
         for converter in field.get_db_converters(connection):
             value = converter(value, field, connection)
         values.append(value)

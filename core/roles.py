@@ -85,8 +85,12 @@ def sync_role_groups(using: str = "default", **kwargs) -> None:
         )
 
 
-# Read on every staff request (`role_required`): one statement planned once per connection (#18).
-GROUP_NAMES_SQL = "SELECT g.name FROM auth_group g JOIN auth_user_groups ug ON ug.group_id = g.id WHERE ug.user_id = %s"
+# The names of a user's groups, `{user}` the user's id: read afresh by `user_roles` (one statement
+# planned once per connection), and with the user itself at the start of each request (core.auth_backend, #18).
+GROUP_NAMES_OF = (
+    "SELECT g.name FROM auth_group g JOIN auth_user_groups ug ON ug.group_id = g.id WHERE ug.user_id = {user}"
+)
+GROUP_NAMES_SQL = GROUP_NAMES_OF.format(user="%s")
 
 
 def _group_names(user) -> list[str]:

@@ -12,6 +12,7 @@ expression, or another database than PostgreSQL goes through the ORM.
 
 import functools
 import re
+from dataclasses import dataclass
 
 from django.db import connection
 from django.db.models import NOT_PROVIDED
@@ -19,8 +20,22 @@ from django.db.models import NOT_PROVIDED
 from core.prepared import prepared_cursor
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """A model's INSERT, written once: its table, its columns and the key it returns."""
+
+    table: str
+    fields: tuple
+    columns: str
+    returning: str
+
+    def values_sql(self) -> str:
+        values = ", ".join(["%s"] * len(self.fields))
+        return f"INSERT INTO {self.table} ({self.columns}) VALUES ({values}) {self.returning}"
+
+
 @functools.cache
-def _plan(model) -> tuple[str, tuple] | None:
+def _plan(model) -> _Plan | None:
     meta = model._meta
     if not getattr(meta.pk, "db_returning", False):  # the database numbers the row (an AutoField)
         return None
@@ -28,10 +43,12 @@ def _plan(model) -> tuple[str, tuple] | None:
     if any(f.db_default is not NOT_PROVIDED or getattr(f, "generated", False) for f in fields):
         return None
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(f.column) for f in fields)
-    values = ", ".join(["%s"] * len(fields))
-    sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({values}) RETURNING {quote(meta.pk.column)}"
-    return sql, fields
+    return _Plan(
+        table=quote(meta.db_table),
+        fields=fields,
+        columns=", ".join(quote(f.column) for f in fields),
+        returning=f"RETURNING {quote(meta.pk.column)}",
+    )
 
 
 def insert_statement(obj) -> tuple[str, list] | None:
@@ -40,21 +57,19 @@ def insert_statement(obj) -> tuple[str, list] | None:
     plan = _plan(type(obj)) if connection.vendor == "postgresql" else None
     if plan is None:
         return None
-    sql, fields = plan
     obj._prepare_related_fields_for_save(operation_name="insert")
-    values = [field.pre_save(obj, True) for field in fields]
+    values = [field.pre_save(obj, True) for field in plan.fields]
     if any(hasattr(value, "resolve_expression") for value in values):
         return None
-    return sql, [field.get_db_prep_save(value, connection) for field, value in zip(fields, values, strict=True)]
+    params = [field.get_db_prep_save(value, connection) for field, value in zip(plan.fields, values, strict=True)]
+    return plan.values_sql(), params
 
 
 @functools.cache
-def _select_plan(model, source: str, expressions: tuple[tuple[str, str], ...]) -> str:
-    sql, fields = _plan(model)
-    given = dict(expressions)
-    selected = ", ".join(given.get(f.attname) or f"%s::{_base_type(f.db_type(connection))}" for f in fields)
-    head, returning = sql.split(" VALUES ", 1)
-    return f"{head} SELECT {selected} FROM {source} {returning.split(') ', 1)[1]}"
+def _select_sql(model, source: str, expressions: tuple[tuple[str, str], ...]) -> str:
+    plan, given = _plan(model), dict(expressions)
+    selected = ", ".join(given.get(f.attname) or f"%s::{_base_type(f.db_type(connection))}" for f in plan.fields)
+    return f"INSERT INTO {plan.table} ({plan.columns}) SELECT {selected} FROM {source} {plan.returning}"
 
 
 def _base_type(db_type: str) -> str:
@@ -73,8 +88,8 @@ def insert_select_statement(obj, *, source: str, expressions: dict[str, str]) ->
     if statement is None:
         return None
     _sql, params = statement
-    fields = _plan(type(obj))[1]
-    sql = _select_plan(type(obj), source, tuple(sorted(expressions.items())))
+    fields = _plan(type(obj)).fields
+    sql = _select_sql(type(obj), source, tuple(sorted(expressions.items())))
     return sql, [value for field, value in zip(fields, params, strict=True) if field.attname not in expressions]
 
 

@@ -69,6 +69,7 @@ def write_sales(batch: SaleBatch) -> list[list[str]]:
             one = _write_one_sale(batch)
             if one is not None:
                 sold, serials_out = one
+                _check_prizes(batch, sold)  # after its write: a refusal rolls it back with the transaction
             else:
                 seq, sold = _take_seq(batch)
                 _check_prizes(batch, sold)
@@ -85,8 +86,6 @@ def write_sales(batch: SaleBatch) -> list[list[str]]:
             % {"serial": _refused_serial(diag) or gettext("One of these serials")},
             rule="T3",
         ) from None
-    if one is not None:
-        _check_prizes(batch, sold)
     return serials_out
 
 
