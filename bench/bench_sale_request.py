@@ -22,6 +22,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -102,7 +103,8 @@ def main() -> int:
                 "device": "POS-1",
                 "once": new_token(),
             }
-            response = client.post(url, form)
+            # urlencoded, as a browser posts this form (the test client's default is multipart)
+            response = client.post(url, urlencode(form), content_type="application/x-www-form-urlencoded")
             assert response.status_code == 302, response.status_code
             client.cookies.pop("messages", None)
 

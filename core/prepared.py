@@ -19,6 +19,8 @@ connection pooler in transaction mode must pass prepared statements through
 (PgBouncer 1.21 and later with `max_prepared_statements`).
 """
 
+import functools
+
 import psycopg
 from django.db import connection
 
@@ -49,6 +51,19 @@ def prepared_cursor():
     return connection.make_cursor(cursor)
 
 
+@functools.cache
+def _row_by_pk_plan(model, also: tuple[str, ...]) -> tuple[str, list[str], list[tuple]]:
+    """What `row_by_pk` needs of `model`, worked out once per model and extra
+    expressions: its SELECT, the fields' names and each field's converters."""
+    quote = connection.ops.quote_name
+    fields = model._meta.concrete_fields
+    table = quote(model._meta.db_table)
+    columns = [f"{table}.{quote(f.column)}" for f in fields] + list(also)
+    sql = f"SELECT {', '.join(columns)} FROM {table} WHERE {quote(model._meta.pk.column)} = %s"
+    converters = [(field, tuple(field.get_db_converters(connection))) for field in fields]
+    return sql, [f.attname for f in fields], converters
+
+
 def row_by_pk(model, pk, *, also: dict[str, str] | None = None):
     """The `model` instance whose primary key is `pk`, or None, read by one
     prepared statement. For the reads every signed-in request makes before
@@ -59,22 +74,19 @@ def row_by_pk(model, pk, *, also: dict[str, str] | None = None):
     the ORM reads the row and the expressions are left to the caller."""
     if connection.vendor != "postgresql":
         return model._default_manager.filter(pk=pk).first()
-    fields = model._meta.concrete_fields
     also = also or {}
-    quote = connection.ops.quote_name
-    columns = [f"{quote(model._meta.db_table)}.{quote(f.column)}" for f in fields] + list(also.values())
-    sql = f"SELECT {', '.join(columns)} FROM {quote(model._meta.db_table)} WHERE {quote(model._meta.pk.column)} = %s"
+    sql, names, converters = _row_by_pk_plan(model, tuple(also.values()))
     with prepared_cursor() as cursor:
         cursor.execute(sql, [model._meta.pk.get_db_prep_value(pk, connection)])
         row = cursor.fetchone()
     if row is None:
         return None
     values = []
-    for field, value in zip(fields, row[: len(fields)], strict=True):
-        for converter in field.get_db_converters(connection):
+    for (field, field_converters), value in zip(converters, row[: len(names)], strict=True):
+        for converter in field_converters:
             value = converter(value, field, connection)
         values.append(value)
-    obj = model.from_db(connection.alias, [f.attname for f in fields], values)
-    for name, value in zip(also, row[len(fields) :], strict=True):
+    obj = model.from_db(connection.alias, names, values)
+    for name, value in zip(also, row[len(names) :], strict=True):
         setattr(obj, name, value)
     return obj

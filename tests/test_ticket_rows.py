@@ -213,11 +213,11 @@ def test_a_sale_the_database_cannot_hold_is_refused_whole_never_cut_short(sold):
     )
     before = (Sale.objects.count(), Ticket.objects.count())
     with pytest.raises(DatabaseError, match="too long"), transaction.atomic():
-        sell_one_in_one_statement(too_long, take_seq=take_seq, serials=None, serial_prefix="E001-")
+        sell_one_in_one_statement(too_long, take_seq=take_seq, serials=None, serial_prefix="E001-", chain=0)
     assert (Sale.objects.count(), Ticket.objects.count()) == before
     fine = Sale(**{**fields, "device": "D" * 60, "first_seq": 1})
     with transaction.atomic():
-        first_seq, _sold, serials = sell_one_in_one_statement(
-            fine, take_seq=take_seq, serials=None, serial_prefix="E001-"
+        first_seq, _sold, serials, _head = sell_one_in_one_statement(
+            fine, take_seq=take_seq, serials=None, serial_prefix="E001-", chain=0
         )
     assert (first_seq, serials, Sale.objects.get(pk=fine.pk).device) == (2, ["E001-0000002"], "D" * 60)

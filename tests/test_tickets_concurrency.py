@@ -3,6 +3,8 @@ no lost sale (RULES T3)."""
 
 import pytest
 
+from core.audit import audit_verify
+from core.models import AuditEntry
 from licensing.models import SalesChannel
 from raffle import services
 from raffle.models import Sale, Ticket
@@ -39,6 +41,13 @@ def test_concurrent_electronic_sales_never_duplicate_a_serial_nor_lose_a_sale():
     assert len(tickets) == SELLERS * SALES_EACH * 3
     assert len({serial for serial, _ in tickets}) == len(tickets)
     assert sorted(seq for _, seq in tickets) == list(range(1, len(tickets) + 1))  # dense: nothing lost
+    # each sale's audit entry appended after the chain's head its own statement read under the lock
+    chain = event.licence.organisation_id
+    sells = AuditEntry.objects.filter(chain=chain, action="raffle.ticket.sell")
+    assert sells.count() == SELLERS * SALES_EACH
+    seqs = list(AuditEntry.objects.filter(chain=chain).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert audit_verify().intact
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,5 +1,7 @@
 """Forms of the staff sales page. They only parse input; the services decide."""
 
+import functools
+
 from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
@@ -26,10 +28,9 @@ class SaleForm(forms.Form):
         super().__init__(*args, **kwargs)
         # the tiers and sealed envelopes the sale itself reads, with its draw when read so (`read_sale_draw`)
         self.fields["tier"].choices = [(t.quantity, str(t)) for t in price_tiers(draw).values()]
-        envelope = gettext("Envelope %(number)s")
-        self.fields["envelope_pick"].choices = [("", gettext("— choose —"))] + [
-            (n, envelope % {"number": n}) for n in sorted(sealed_envelopes(draw))
-        ]
+        # a callable: its up to 52 labels are written when the form is checked or shown, once, not
+        # normalised for the field and again for its widget on every sale (#18)
+        self.fields["envelope_pick"].choices = functools.partial(envelope_choices, draw)
         if draw_sales_channel(draw) != SalesChannel.PAPER_STUB:  # R:L5 the channel in force on the draw's day
             del self.fields["serials"]
         if draw.event.is_bingo:  # R:T12 the seller attests the sale is made inside the hall
@@ -45,6 +46,12 @@ class SaleForm(forms.Form):
                     % {"hall": hall}
                 },
             )
+
+
+def envelope_choices(draw: Draw) -> list[tuple]:
+    """The sealed envelopes a purchaser may pick (T9), as the form's choices."""
+    envelope = gettext("Envelope %(number)s")
+    return [("", gettext("— choose —"))] + [(n, envelope % {"number": n}) for n in sorted(sealed_envelopes(draw))]
 
 
 class VoidForm(forms.Form):

@@ -32,6 +32,7 @@ from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from core.audit import LockedHead
 from core.money import ZERO
 from core.scope import scoped
 from core.text import ascii_digits
@@ -79,6 +80,8 @@ class SaleBatch:
     serial_lists: list[list[str] | None]
     committed: Decimal
     max_sales: Decimal | None = None  # R:L3 the approved sales plan's maximum for the draw
+    # the audit chain's head, read under its lock by the statement that wrote the sale (`write_sales`)
+    locked_head: LockedHead | None = None
 
     @property
     def amount(self) -> Decimal:

@@ -58,7 +58,9 @@ def check_bingo_sale(draw: Draw, *, channel: str, place: str = "") -> dict:
     return {"place": hall}
 
 
-def audit_sales(*, actor, draw: Draw, sales: list[Sale], action: str, data: dict | None = None) -> None:
+def audit_sales(
+    *, actor, draw: Draw, sales: list[Sale], action: str, data: dict | None = None, locked_head=None
+) -> None:
     # the organisation of the licence the sale already read: its chain, without reading the licence again (#18)
     organisation = draw.event.licence.organisation_id
     if len(sales) == 1:
@@ -68,6 +70,7 @@ def audit_sales(*, actor, draw: Draw, sales: list[Sale], action: str, data: dict
             action=action,
             obj=sale,
             organisation=organisation,
+            locked_head=locked_head,  # read by the sale's own statement (`write_sales`), else read here
             data={
                 "draw": draw.number,
                 "channel": sale.channel,

@@ -9,6 +9,7 @@ from django.db import IntegrityError, connection
 from django.db.models import F
 from django.utils.translation import gettext
 
+from core.audit_chain import chain_of
 from core.prepared import prepared_cursor
 from core.rows import insert_one
 from raffle.errors import RaffleError
@@ -125,12 +126,13 @@ def _write_one_sale(batch: SaleBatch) -> tuple[Decimal, list[list[str]]] | None:
             take_seq=_take_seq_statement(batch),
             serials=batch.serial_lists[0],
             serial_prefix=_electronic_serial_prefix(batch.draw),
+            chain=chain_of(None, batch.draw.event.licence.organisation_id),  # the sale's entry's (`audit_sales`)
         )
     except DrawStoppedSelling:
         _stopped_selling(batch.draw)
     if written is None:
         return None
-    _first_seq, sold, serials = written
+    _first_seq, sold, serials, batch.locked_head = written
     return sold, [serials]
 
 

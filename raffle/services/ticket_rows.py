@@ -6,6 +6,7 @@ database's (docs/architecture.md, "Ticket rows")."""
 
 from django.db import connection
 
+from core.audit import LOCK_AND_LAST_CALL, LockedHead, lock_and_last_params
 from core.prepared import prepared_cursor
 from core.rows import insert_select_statement, inserted
 from raffle.models import Ticket
@@ -60,8 +61,12 @@ def write_tickets(*, licence_id: int, draw_id: int, groups: list[tuple[int, int,
 
 # A sale at the counter in ONE statement (#18): the draw's UPDATE that takes its
 # seqs (`take_seq`, which returns no row once the draw stops selling), the sale
-# and its tickets. A ticket with no serial given is numbered as the sale path
-# numbers it: the prefix, then its seq in at least 7 digits.
+# and its tickets, then the lock of the audit chain the sale's entry goes to
+# and the chain's head (core.audit, `LOCK_AND_LAST_CALL`). A ticket with no
+# serial given is numbered as the sale path numbers it: the prefix, then its
+# seq in at least 7 digits. The chain's lock is taken after the draw's, as
+# every other append takes them (the lateral subquery needs the draw's row
+# first), and not at all when the draw no longer sells.
 SELL_ONE_SQL = """
 WITH d AS ({take_seq} RETURNING tickets_valid + tickets_void - %s::integer + 1 AS first_seq, sales_amount),
 s AS ({insert_sale}),
@@ -72,19 +77,21 @@ t AS (
     FROM d, s, unnest(%s::text[]) WITH ORDINALITY AS g(serial, n), LATERAL (SELECT d.first_seq + g.n - 1 AS seq) AS k
     RETURNING serial, seq
 )
-SELECT d.first_seq, d.sales_amount, s.id, ARRAY(SELECT serial FROM t ORDER BY seq) FROM d, s
+SELECT d.first_seq, d.sales_amount, s.id, ARRAY(SELECT serial FROM t ORDER BY seq), h.head_seq, h.head_hash
+FROM d, s, LATERAL (SELECT head_seq, head_hash FROM {lock_chain} WHERE d.first_seq IS NOT NULL) AS h
 """
 
 
 def sell_one_in_one_statement(
-    sale, *, take_seq: tuple[str, list], serials: list[str] | None, serial_prefix: str
-) -> tuple[int, object, list[str]] | None:
-    """Take the draw's seqs for `sale`, insert it and its few tickets, in one
-    round trip while the draw is locked. Returns (its first seq, the draw's
-    valid sales after it, its serials); None where this cannot be done so
-    (SQLite, too many tickets, a sale the ORM must write): the caller takes
-    the seqs and inserts apart. Raises `DrawStoppedSelling`, having written
-    nothing, when the draw no longer sells."""
+    sale, *, take_seq: tuple[str, list], serials: list[str] | None, serial_prefix: str, chain: int
+) -> tuple[int, object, list[str], LockedHead] | None:
+    """Take the draw's seqs for `sale`, insert it and its few tickets, and
+    lock the audit `chain` its entry goes to, in one round trip while the
+    draw is locked. Returns (its first seq, the draw's valid sales after it,
+    its serials, the chain's head for that entry); None where this cannot be
+    done so (SQLite, too many tickets, a sale the ORM must write): the caller
+    takes the seqs and inserts apart. Raises `DrawStoppedSelling`, having
+    written nothing, when the draw no longer sells."""
     if connection.vendor != "postgresql" or sale.ticket_count > FEW_TICKETS:
         return None
     statement = insert_select_statement(sale, source="d", expressions={"first_seq": "d.first_seq"})
@@ -92,20 +99,29 @@ def sell_one_in_one_statement(
         return None
     sale_sql, sale_params = statement
     take_sql, take_params = take_seq
-    sql = SELL_ONE_SQL.format(take_seq=take_sql, insert_sale=sale_sql)
+    sql = SELL_ONE_SQL.format(take_seq=take_sql, insert_sale=sale_sql, lock_chain=LOCK_AND_LAST_CALL)
     given = serials if serials else [None] * sale.ticket_count
     with prepared_cursor() as cursor:
         cursor.execute(
             sql,
-            [*take_params, sale.ticket_count, *sale_params, sale.licence_id, sale.draw_id, serial_prefix, given],
+            [
+                *take_params,
+                sale.ticket_count,
+                *sale_params,
+                sale.licence_id,
+                sale.draw_id,
+                serial_prefix,
+                given,
+                *lock_and_last_params(chain),
+            ],
         )
         row = cursor.fetchone()
     if row is None:
         raise DrawStoppedSelling
-    first_seq, sold, pk, written = row
+    first_seq, sold, pk, written, head_seq, head_hash = row
     sale.first_seq = first_seq
     inserted(sale, pk)
-    return first_seq, sold, written
+    return first_seq, sold, written, LockedHead.of_row(chain, head_seq, head_hash)
 
 
 class DrawStoppedSelling(Exception):

@@ -89,7 +89,14 @@ def ticket_sell(
     batch = prepare_sales(actor=actor, draw=draw, channel=channel, lines=[line], needs_purchaser=True)
     [serials] = write_sales(batch)
     [sale] = batch.sales
-    audit_sales(actor=actor, draw=draw, sales=[sale], action="raffle.ticket.sell", data={"serials": serials, **bingo})
+    audit_sales(
+        actor=actor,
+        draw=draw,
+        sales=[sale],
+        action="raffle.ticket.sell",
+        data={"serials": serials, **bingo},
+        locked_head=batch.locked_head,
+    )
     receipt_after_commit(sale)  # e-mailed once the sale commits, never inside it
     return sale
 
