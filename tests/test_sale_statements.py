@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from core import roles
 from core.audit import LockedHead, audit_record, audit_verify, locked_chain_last
+from core.audit_chain import LOCK_CLASS
 from core.models import AuditEntry
 from licensing.models import SalesChannel
 from raffle import services
@@ -77,6 +78,38 @@ def test_a_sale_locks_its_audit_chain_in_the_statement_that_writes_it(staff_user
     assert [e.object_id for e in entries] == [str(second.pk), str(first.pk)]
     assert entries[0].seq == entries[1].seq + 1 and entries[0].prev_hash == entries[1].hash
     assert audit_verify().intact
+
+
+def test_a_sale_refused_by_a_closed_draw_never_locks_the_audit_chain(staff_user):  # #18 R:T4
+    # The chain's lock follows the draw's UPDATE in the sale's statement: when that UPDATE finds
+    # the draw no longer selling, the statement writes nothing and takes no chain lock.
+    from raffle.models import Sale
+    from raffle.services.ticket_rows import DrawStoppedSelling, sell_one_in_one_statement
+
+    event = event_with_draw(actor=staff_user, licence=LicenceFactory(sales_channel=SalesChannel.ELECTRONIC))
+    draw = services.draw_open_sales(actor=staff_user, draw=event.draws.get(number=1))
+    sold = sell_one(staff_user, draw)
+    fields = {f.attname: getattr(sold, f.attname) for f in Sale._meta.concrete_fields if f.name != "id"}
+    closed = ("UPDATE raffle_draw SET tickets_valid = tickets_valid + 1 WHERE id = %s AND state = %s", [draw.pk, "x"])
+    chain = 987_654  # a chain nothing else in this test's transaction has locked
+    chain_locks = (
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() "
+        "AND classid = %s AND objid = %s"
+    )
+    with transaction.atomic():
+        with pytest.raises(DrawStoppedSelling):
+            sell_one_in_one_statement(Sale(**fields), take_seq=closed, serials=None, serial_prefix="E001-", chain=chain)
+        with connection.cursor() as cursor:
+            cursor.execute(chain_locks, [LOCK_CLASS, chain])
+            assert cursor.fetchone()[0] == 0
+        open_ = (
+            "UPDATE raffle_draw SET tickets_valid = tickets_valid + 1 WHERE id = %s AND state = %s",
+            [draw.pk, "selling"],
+        )
+        sell_one_in_one_statement(Sale(**fields), take_seq=open_, serials=None, serial_prefix="E001-", chain=chain)
+        with connection.cursor() as cursor:
+            cursor.execute(chain_locks, [LOCK_CLASS, chain])
+            assert cursor.fetchone()[0] == 1
 
 
 def test_a_head_read_for_one_append_cannot_serve_a_second(staff_user):  # #18 R:E3

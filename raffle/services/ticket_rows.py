@@ -65,8 +65,9 @@ def write_tickets(*, licence_id: int, draw_id: int, groups: list[tuple[int, int,
 # and the chain's head (core.audit, `LOCK_AND_LAST_CALL`). A ticket with no
 # serial given is numbered as the sale path numbers it: the prefix, then its
 # seq in at least 7 digits. The chain's lock is taken after the draw's, as
-# every other append takes them (the lateral subquery needs the draw's row
-# first), and not at all when the draw no longer sells.
+# every other append takes them, and not at all when the draw no longer
+# sells: the lateral subquery needs the UPDATE's row, and OFFSET 0 keeps the
+# planner from pulling it up into a join it could run first.
 SELL_ONE_SQL = """
 WITH d AS ({take_seq} RETURNING tickets_valid + tickets_void - %s::integer + 1 AS first_seq, sales_amount),
 s AS ({insert_sale}),
@@ -78,7 +79,7 @@ t AS (
     RETURNING serial, seq
 )
 SELECT d.first_seq, d.sales_amount, s.id, ARRAY(SELECT serial FROM t ORDER BY seq), h.head_seq, h.head_hash
-FROM d, s, LATERAL (SELECT head_seq, head_hash FROM {lock_chain} WHERE d.first_seq IS NOT NULL) AS h
+FROM d, s, LATERAL (SELECT head_seq, head_hash FROM {lock_chain} WHERE d.first_seq IS NOT NULL OFFSET 0) AS h
 """
 
 
