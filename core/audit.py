@@ -86,10 +86,12 @@ def audit_record(
         "object_repr": _repr(obj),
         "data": canonical(data or {}),
     }
-    if locked_head is not None and locked_head.chain == chain:
-        last = locked_head.last  # read under the lock this transaction holds (a second use: a duplicate seq, refused)
-    else:
+    if locked_head is None:
         last = locked_chain_last(chain)  # read once the lock is held: the head no other append can move now
+    elif locked_head.chain == chain:
+        last = locked_head.last  # read under the lock this transaction holds (a second use: a duplicate seq, refused)
+    else:  # the statement locked another chain than this entry's: a caller's mistake, never papered over
+        raise RuntimeError(f"audit_record got the head of chain {locked_head.chain} for an entry of chain {chain}")
     seq, prev_hash = (last[0] + 1, last[1]) if last else (1, GENESIS_HASH)
     entry_hash = entry_mac(seq=seq, prev_hash=prev_hash, **fields)
     entry = AuditEntry(seq=seq, prev_hash=prev_hash, hash=entry_hash, **fields)

@@ -125,6 +125,15 @@ def test_a_head_read_for_one_append_cannot_serve_a_second(staff_user):  # #18 R:
     assert audit_verify().intact
 
 
+def test_a_head_of_another_chain_is_refused_before_anything_is_written(staff_user):  # #18 R:E3
+    event = event_with_draw(actor=staff_user, licence=LicenceFactory(sales_channel=SalesChannel.ELECTRONIC))
+    chain = event.licence.organisation_id
+    before = AuditEntry.objects.count()
+    with pytest.raises(RuntimeError, match="head of chain"), transaction.atomic():
+        audit_record(actor=staff_user, action="test", organisation=chain, locked_head=LockedHead(chain + 1, None))
+    assert AuditEntry.objects.count() == before
+
+
 def test_a_sale_from_the_sales_page_takes_a_fixed_number_of_statements(client, staff_user):  # #18
     # The page reads the draw, and whether it is the seller's, once; the sale uses that read.
     event = event_with_draw(actor=staff_user, licence=LicenceFactory(sales_channel=SalesChannel.ELECTRONIC))

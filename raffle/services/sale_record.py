@@ -7,7 +7,7 @@ Used by the sale services (`tickets.py`) and the roll and book returns
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from core.audit import audit_record
+from core.audit import LockedHead, audit_record
 from licensing.models import LicenceAmendment, SalesChannel
 from raffle.errors import RaffleError
 from raffle.models import Draw, Sale
@@ -59,7 +59,13 @@ def check_bingo_sale(draw: Draw, *, channel: str, place: str = "") -> dict:
 
 
 def audit_sales(
-    *, actor, draw: Draw, sales: list[Sale], action: str, data: dict | None = None, locked_head=None
+    *,
+    actor,
+    draw: Draw,
+    sales: list[Sale],
+    action: str,
+    data: dict | None = None,
+    locked_head: LockedHead | None = None,
 ) -> None:
     # the organisation of the licence the sale already read: its chain, without reading the licence again (#18)
     organisation = draw.event.licence.organisation_id

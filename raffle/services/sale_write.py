@@ -132,7 +132,8 @@ def _write_one_sale(batch: SaleBatch) -> tuple[Decimal, list[list[str]]] | None:
         _stopped_selling(batch.draw)
     if written is None:
         return None
-    _first_seq, sold, serials, batch.locked_head = written
+    _first_seq, sold, serials, head = written
+    batch.locked_head = head  # for the sale's audit entry (`audit_sales`)
     return sold, [serials]
 
 
