@@ -9,7 +9,7 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 from licensing.models import SalesChannel
 from raffle import services
 from raffle.models import Sale, Ticket
-from raffle.models.ticket import ticket_key
+from raffle.models.ticket_reads import ticket_key
 from tests.factories import LicenceFactory, event_with_draw
 
 pytestmark = pytest.mark.django_db

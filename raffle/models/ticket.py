@@ -8,7 +8,7 @@ is deliberately no commission field anywhere).
 """
 
 from django.conf import settings
-from django.db import connection, models
+from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Length
 from django.utils import timezone
@@ -18,6 +18,7 @@ from core.money import format_money_here
 from licensing.models import Licence, SalesChannel
 from raffle.models.draw import Draw
 from raffle.models.event import ENVELOPE_COUNT, PriceTier, money_field
+from raffle.models.ticket_reads import TicketQuerySet
 
 # R:T2 sellers are not paid commission: no model here has a commission field.
 # R:T6 non-winning and unsold tickets may be destroyed this many days after their draw.
@@ -56,6 +57,11 @@ class TicketRoll(models.Model):
     lost_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # R:T3 a returned roll's sold serials are its tickets in_roll_range: serial
+    # first_serial + k is the ticket of seq first_seq + k in the roll's draw.
+    # Set once, at the return; from then on the roll's range, draw and first_seq
+    # never change (PostgreSQL refuses it, migration 0027).
+    first_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["draw", "first_serial"]
@@ -72,6 +78,10 @@ class TicketRoll(models.Model):
                 condition=Q(returned_at__isnull=True) | Q(lost_at__isnull=True), name="roll_returned_or_lost"
             ),
             models.CheckConstraint(condition=Q(lost_at__isnull=True) | ~Q(lost_reason=""), name="roll_lost_has_reason"),
+            models.CheckConstraint(
+                condition=Q(first_seq__isnull=True) | Q(first_seq__gte=1, kind=RollKind.ROLL),
+                name="roll_first_seq_of_a_returned_roll",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -183,69 +193,6 @@ class Sale(models.Model):
         return self.voided_at is not None
 
 
-# A ticket's primary key is its place in its draw: draw id x 2**32 + seq (on
-# PostgreSQL a generated column, migration 0024), so the primary-key index is
-# also the unique (draw, seq) index and a draw's tickets are one key range.
-SEQ_SPAN = 2**32
-
-
-def ticket_key(draw_id: int, seq: int) -> int:
-    return draw_id * SEQ_SPAN + seq
-
-
-class TicketQuerySet(models.QuerySet):
-    """Reads of a draw's tickets on the primary key (PostgreSQL); the SQLite
-    demo keeps its (draw, seq) index and reads the columns."""
-
-    def of_draw(self, draw_id):
-        """The draw's tickets; order them by "pk" (= by seq) to stay on the index.
-        `draw_id` may be an expression (`OuterRef("pk")`)."""
-        if connection.vendor == "postgresql":
-            return self.filter(pk__gt=ticket_key(draw_id, 0), pk__lt=ticket_key(draw_id + 1, 0))
-        return self.filter(draw_id=draw_id)
-
-    def at(self, draw_id: int, seqs):
-        """The draw's tickets with these seq numbers, one key lookup each."""
-        if connection.vendor == "postgresql":
-            return self.filter(pk__in=[ticket_key(draw_id, seq) for seq in seqs])
-        return self.filter(draw_id=draw_id, seq__in=list(seqs))
-
-    def of_sale(self, sale: "Sale"):
-        """The sale's tickets: its seq range of its draw, one primary-key range
-        (order them by "pk" = by seq)."""
-        low, high = sale.first_seq, sale.first_seq + sale.ticket_count
-        if connection.vendor == "postgresql":
-            in_range = Q(pk__gte=ticket_key(sale.draw_id, low), pk__lt=ticket_key(sale.draw_id, high))
-        else:
-            in_range = Q(draw_id=sale.draw_id, seq__gte=low, seq__lt=high)
-        return self.filter(in_range, sale_id=sale.pk)
-
-    def with_serials(self, serials, *, licence_id: int | None = None):
-        """The tickets with these serials under the licence (at most one each,
-        R:T3), or under every licence, found on the unique serial index, keyed
-        (licence, length(serial), serial) (migration 0025)."""
-        by_length: dict[int, list[str]] = {}
-        for serial in serials:
-            by_length.setdefault(len(serial), []).append(serial)
-        if not by_length:
-            return self.none()
-        matches = Q()
-        for length, same_length in by_length.items():
-            matches |= Q(serial_length=length, serial__in=same_length)
-        # Without a licence, each licence in turn: the index is the licence's first.
-        licences = (
-            Q(licence_id=licence_id) if licence_id is not None else Q(licence_id__in=Licence.objects.values("pk"))
-        )
-        return self.alias(serial_length=Length("serial")).filter(matches, licences)
-
-    def with_serial(self, serial: str, *, licence_id: int | None = None):
-        return self.with_serials([serial], licence_id=licence_id)
-
-    def last_seq(self, draw_id: int) -> int:
-        """The highest seq taken in the draw (0 when none): one backward index step."""
-        return self.of_draw(draw_id).order_by("-pk").values_list("seq", flat=True).first() or 0
-
-
 class Ticket(models.Model):
     """One serial in play for one draw (T4). `seq` numbers a draw's tickets
     densely from 1, so the winner is picked by a uniform random index on an
@@ -269,6 +216,12 @@ class Ticket(models.Model):
     serial = models.CharField(max_length=40)
     seq = models.PositiveIntegerField()
     is_void = models.BooleanField(default=False)
+    # R:T3 a ticket of a returned roll's run of serials (`TicketRoll.first_seq`):
+    # its serial is unique by its place in the roll, whose range overlaps no
+    # other roll's (an exclusion constraint), so it does not enter the serial
+    # index; the tickets' trigger proves the place (docs/architecture.md,
+    # "Ticket rows"). Never changes.
+    in_roll_range = models.BooleanField(default=False, db_default=False)
 
     objects = TicketQuerySet.as_manager()
 
@@ -283,8 +236,16 @@ class Ticket(models.Model):
             # same serial have the same length, so this is exactly "one serial per
             # licence", and a roll's serials, 1 to 1,000,000 in numeric order, go in in
             # the index's order (appended at the end of their licence's part) where
-            # "10" < "9" scattered them over it. Look a serial up with `with_serial(s)`.
-            models.UniqueConstraint("licence", Length("serial"), "serial", name="ticket_serial_unique_per_licence"),
+            # "10" < "9" scattered them over it. A returned roll's tickets are unique
+            # by their place in the roll instead (`in_roll_range`, migration 0027).
+            # Look a serial up with `with_serial(s)`, which reads both.
+            models.UniqueConstraint(
+                "licence",
+                Length("serial"),
+                "serial",
+                condition=Q(in_roll_range=False),
+                name="ticket_serial_unique_per_licence",
+            ),
             models.CheckConstraint(condition=Q(seq__gte=1), name="ticket_seq_positive"),
             models.CheckConstraint(condition=~Q(serial=""), name="ticket_serial_not_blank"),
         ]

@@ -2,7 +2,7 @@
 range, returned with the unsold part, the sold serials recorded per draw
 (RULES T7, L13; sellers are never paid commission, T2)."""
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
@@ -54,6 +54,37 @@ def _check_serial_range(first, last) -> tuple[int, int]:
     return first, last
 
 
+# pg_advisory_xact_lock(int, int): this class id and the licence; "SERI". The
+# tickets' trigger takes it shared before it looks for a typed serial inside a
+# roll's range (migration 0027); a roll is issued holding it alone.
+SERIALS_LOCK_CLASS = 0x53455249
+
+
+def _lock_licence_serials(licence_id: int) -> None:
+    """R:T3 no ticket with a serial of this licence is being written while a
+    roll's range is checked and issued (PostgreSQL; SQLite writes one at a time)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [SERIALS_LOCK_CLASS, licence_id % 2**31])
+
+
+def _check_no_ticket_carries(*, licence_id: int, first: int, last: int) -> None:
+    """R:T3 no ticket on the serial index (typed, imported, sold from a book)
+    already carries a serial from first to last: a roll of those serials would
+    sell them again."""
+    taken = Ticket.objects.numbered_between(licence_id=licence_id, first=first, last=last).select_related("draw")
+    ticket = taken.order_by().first()
+    if ticket is not None:
+        raise RaffleError(
+            gettext(
+                "Ticket %(serial)s is already sold under this licence (draw %(number)s), and serials "
+                "%(first)s–%(last)s include it; serials are never reused under a licence."
+            )
+            % {"serial": ticket.serial, "number": ticket.draw.number, "first": first, "last": last},
+            rule="T3",
+        )
+
+
 @transaction.atomic
 def roll_issue(
     *, actor, draw: Draw, seller_name: str, first_serial, last_serial, seller=None, kind: str = RollKind.ROLL
@@ -93,6 +124,7 @@ def roll_issue(
             rule="T12",
         )
     first, last = _check_serial_range(first_serial, last_serial)
+    _lock_licence_serials(event.licence_id)
     clash = (
         TicketRoll.objects.filter(licence_id=event.licence_id, first_serial__lte=last, last_serial__gte=first)
         .select_related("draw")
@@ -107,6 +139,7 @@ def roll_issue(
             % {"first": first, "last": last, "clash": clash, "number": clash.draw.number},
             rule="T3",
         )
+    _check_no_ticket_carries(licence_id=event.licence_id, first=first, last=last)
     roll = TicketRoll.objects.create(
         licence_id=event.licence_id,
         draw=draw,
@@ -202,10 +235,14 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
             rule="L13",
         )
     check_bingo_sale(draw, channel=SalesChannel.PAPER_ROLL)  # R:T12
-    # R:T3 the roll's range was checked against every roll of the licence at issue;
-    # the database constraint still guards every serial.
+    # R:T3 the roll's range overlaps no other roll's (checked at issue, and an
+    # exclusion constraint) and no ticket typed before it was issued carries one
+    # of its serials (checked at issue; a typed serial inside it is refused since,
+    # and a ticket typed before this version is looked for again here). Its
+    # tickets are written at their place in it, which the primary key holds once.
     sales = []
     if lines:
+        _check_no_ticket_carries(licence_id=roll.licence_id, first=roll.first_serial, last=first_unsold - 1)
         batch = prepare_sales(
             actor=actor,
             draw=draw,
@@ -214,6 +251,7 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
             needs_purchaser=False,
             serials_checked=True,
         )
+        batch.roll_range = roll
         write_sales(batch)
         sales = batch.sales
     roll.first_unsold = first_unsold

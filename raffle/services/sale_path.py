@@ -24,6 +24,7 @@ The running totals (`Draw.sales_amount`, `sales_valid`, `sales_void`,
 `reconcile_draw_totals` proves them against the rows.
 """
 
+import bisect
 import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -38,7 +39,8 @@ from core.scope import scoped
 from core.text import ascii_digits
 from licensing.terms import read_amendments_once
 from raffle.errors import EventConcluded, RaffleError
-from raffle.models import Draw, DrawState, Envelope, EventStatus, PriceTier, Sale, Ticket, TicketRoll
+from raffle.models import Draw, DrawState, Envelope, EventStatus, PriceTier, RollKind, Sale, Ticket, TicketRoll
+from raffle.models.ticket_reads import is_roll_number
 from raffle.services.ending import check_not_cancelled
 from raffle.services.prize_board import (
     sale_columns,
@@ -82,6 +84,9 @@ class SaleBatch:
     max_sales: Decimal | None = None  # R:L3 the approved sales plan's maximum for the draw
     # the audit chain's head, read under its lock by the statement that wrote the sale (`write_sales`)
     locked_head: LockedHead | None = None
+    # R:T3 the returned roll whose sold serials these sales are, in order: their
+    # tickets are written at their place in it (`TicketRoll.first_seq`, migration 0027)
+    roll_range: TicketRoll | None = None
 
     @property
     def amount(self) -> Decimal:
@@ -240,6 +245,23 @@ def _existing_serials(licence_id: int, serials: list[str]) -> list[str]:
     return found
 
 
+def _serial_on_a_roll(licence_id: int, serials: list[str]) -> tuple[str, TicketRoll] | None:
+    """A given serial that a roll of the licence carries, and that roll (R:T3:
+    a roll's serials are its own, sold or not; its returned tickets are not on
+    the serial index to refuse them). One read of the rolls that can hold them."""
+    numbers = sorted({int(serial) for serial in serials if is_roll_number(serial)})
+    if not numbers:
+        return None
+    rolls = TicketRoll.objects.filter(
+        licence_id=licence_id, kind=RollKind.ROLL, first_serial__lte=numbers[-1], last_serial__gte=numbers[0]
+    ).select_related("draw")
+    for roll in rolls:
+        at = bisect.bisect_left(numbers, roll.first_serial)
+        if at < len(numbers) and numbers[at] <= roll.last_serial:
+            return str(numbers[at]), roll
+    return None
+
+
 def prepare_sales(
     *, actor, draw: Draw, channel: str, lines: list[SaleLine], needs_purchaser: bool, serials_checked: bool = False
 ) -> SaleBatch:
@@ -295,6 +317,17 @@ def prepare_sales(
         raise RaffleError(
             gettext("Ticket %(taken)s is already sold under this licence; a serial is sold once across all draws.")
             % {"taken": taken[0]},
+            rule="T3",
+        )
+    on_a_roll = _serial_on_a_roll(licence_id, given) if given else None
+    if on_a_roll:  # R:T3
+        serial, roll = on_a_roll
+        raise RaffleError(
+            gettext(
+                "Serial %(serial)s is printed on %(roll)s, issued for draw %(number)s; a serial is used once "
+                "under a licence. Check the ticket."
+            )
+            % {"serial": serial, "roll": roll, "number": roll.draw.number},
             rule="T3",
         )
     return SaleBatch(

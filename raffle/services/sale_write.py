@@ -13,7 +13,7 @@ from core.audit_chain import chain_of
 from core.prepared import prepared_cursor
 from core.rows import insert_one
 from raffle.errors import RaffleError
-from raffle.models import Draw, DrawState, Sale
+from raffle.models import Draw, DrawState, Sale, TicketRoll
 from raffle.services.prize_board import prize_board_check, sales_plan_check
 from raffle.services.sale_path import SaleBatch, check_selling
 from raffle.services.ticket_rows import DrawStoppedSelling, sell_one_in_one_statement, write_tickets
@@ -118,7 +118,7 @@ def _write_one_sale(batch: SaleBatch) -> tuple[Decimal, list[list[str]]] | None:
     """One sale's seqs, row and tickets in one statement (ticket_rows), or None
     where the sale is written in steps. Returns the draw's valid sales after
     it and its serials."""
-    if len(batch.sales) != 1:
+    if len(batch.sales) != 1 or batch.roll_range is not None:
         return None
     try:
         written = sell_one_in_one_statement(
@@ -149,11 +149,17 @@ def _number_and_insert(batch: SaleBatch, seq: int) -> list[list[str]]:
         first_seqs.append(sale.first_seq)
         seq += sale.ticket_count
         serials_out.append(serials)
-    _insert_sales_and_tickets(batch.sales, first_seqs, serials_out)
+    roll = batch.roll_range
+    if roll is not None:  # R:T3 its serials are its tickets' places from here (migration 0027)
+        roll.first_seq = first_seqs[0]
+        TicketRoll.objects.filter(pk=roll.pk).update(first_seq=roll.first_seq)
+    _insert_sales_and_tickets(batch.sales, first_seqs, serials_out, in_roll_range=roll is not None)
     return serials_out
 
 
-def _insert_sales_and_tickets(sales: list[Sale], first_seqs: list[int], serial_lists: list[list[str]]) -> None:
+def _insert_sales_and_tickets(
+    sales: list[Sale], first_seqs: list[int], serial_lists: list[list[str]], *, in_roll_range: bool
+) -> None:
     """The sales (a bulk INSERT), then their tickets (one INSERT or COPY).
     One sale at the counter is written with its seqs instead (`_write_one_sale`)."""
     if len(sales) == 1:  # its INSERT written once, not compiled (#18)
@@ -161,7 +167,12 @@ def _insert_sales_and_tickets(sales: list[Sale], first_seqs: list[int], serial_l
     else:
         Sale.objects.bulk_create(sales, batch_size=5000)
     groups = [(sale.pk, first, serials) for sale, first, serials in zip(sales, first_seqs, serial_lists, strict=True)]
-    write_tickets(licence_id=sales[0].licence_id, draw_id=sales[0].draw_id, groups=groups)
+    write_tickets(
+        licence_id=sales[0].licence_id,
+        draw_id=sales[0].draw_id,
+        groups=groups,
+        in_roll_range=in_roll_range and connection.vendor == "postgresql",
+    )
 
 
 def void_totals(*, draw: Draw, sale: Sale) -> None:

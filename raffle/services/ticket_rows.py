@@ -31,22 +31,29 @@ def _insert_few_tickets(*, licence_id: int, draw_id: int, groups: list[tuple[int
         cursor.execute(FEW_TICKETS_SQL, [licence_id, draw_id, sales, serials_in, seqs])
 
 
-def write_tickets(*, licence_id: int, draw_id: int, groups: list[tuple[int, int, list[str]]]) -> None:
+def write_tickets(
+    *, licence_id: int, draw_id: int, groups: list[tuple[int, int, list[str]]], in_roll_range: bool = False
+) -> None:
     """Insert each (sale, first seq, serials) group's tickets: a few in one
     prepared INSERT, more by PostgreSQL COPY (each row built from its sale's
-    fixed prefix; PostgreSQL computes the key), or the ORM on SQLite (the demo)."""
+    fixed prefix; PostgreSQL computes the key), or the ORM on SQLite (the demo,
+    where every ticket stays on the serial index). `in_roll_range`: the
+    tickets of a returned roll, each at its place in it (migration 0027)."""
     if connection.vendor == "postgresql":
-        if sum(len(serials) for _sale, _first, serials in groups) <= FEW_TICKETS:
+        if not in_roll_range and sum(len(serials) for _sale, _first, serials in groups) <= FEW_TICKETS:
             _insert_few_tickets(licence_id=licence_id, draw_id=draw_id, groups=groups)
             return
-        columns = "licence_id, draw_id, sale_id, serial, seq, is_void"
+        columns = "licence_id, draw_id, sale_id, serial, seq, is_void, in_roll_range"
+        flags = "f\tt\n" if in_roll_range else "f\tf\n"
         with connection.cursor() as cursor, cursor.copy(f"COPY raffle_ticket ({columns}) FROM STDIN") as copy:
             for sale_id, first_seq, serials in groups:
                 prefix = f"{licence_id}\t{draw_id}\t{sale_id}\t"
                 for start in range(0, len(serials), 100_000):
                     chunk = serials[start : start + 100_000]
                     copy.write(
-                        "".join(f"{prefix}{serial}\t{seq}\tf\n" for seq, serial in enumerate(chunk, first_seq + start))
+                        "".join(
+                            f"{prefix}{serial}\t{seq}\t{flags}" for seq, serial in enumerate(chunk, first_seq + start)
+                        )
                     )
         return
     Ticket.objects.bulk_create(
