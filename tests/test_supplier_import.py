@@ -19,6 +19,7 @@ from raffle.models import (
     SupplierResult,
     SupplierSettlement,
     Ticket,
+    TicketRoll,
     WinnerSelection,
 )
 from raffle.reports.builders import four_draw_report
@@ -114,6 +115,17 @@ def test_ticket_number_of_a_paper_ticket_is_refused(staff_user):  # R:T3
     assert (refused.value.line, refused.value.column, refused.value.rule) == (6, "ticket_number", "T3")
     assert "ticket 100005 is already sold under this licence" in str(refused.value)
     assert Ticket.objects.filter(draw=draw).count() == 1 and not SupplierImport.objects.exists()
+
+
+def test_ticket_number_printed_on_a_paper_roll_of_the_licence_is_refused(staff_user):  # R:T3
+    event, draw = supplier_event(staff_user)
+    # A roll of paper tickets issued under the same licence (before its amendment to electronic sales).
+    TicketRoll.objects.create(
+        licence=event.licence, draw=draw, seller_name="Jo", first_serial=100003, last_serial=100500
+    )
+    refused = _refused(staff_user, draw, sales=sales_file(four_sales(draw)))
+    assert (refused.line, refused.column, refused.rule) == (4, "ticket_number", "T3")
+    assert "ticket 100003 is printed on Roll of tickets 100003–100500 (Jo), issued for draw 1" in str(refused)
 
 
 def test_ticket_number_twice_in_the_file_is_refused(staff_user):  # R:T3

@@ -245,7 +245,7 @@ def _existing_serials(licence_id: int, serials: list[str]) -> list[str]:
     return found
 
 
-def _serial_on_a_roll(licence_id: int, serials: list[str]) -> tuple[str, TicketRoll] | None:
+def serial_on_a_roll(licence_id: int, serials: list[str]) -> tuple[str, TicketRoll] | None:
     """A given serial that a roll of the licence carries, and that roll (R:T3:
     a roll's serials are its own, sold or not; its returned tickets are not on
     the serial index to refuse them). One read of the rolls that can hold them."""
@@ -319,7 +319,7 @@ def prepare_sales(
             % {"taken": taken[0]},
             rule="T3",
         )
-    on_a_roll = _serial_on_a_roll(licence_id, given) if given else None
+    on_a_roll = serial_on_a_roll(licence_id, given) if given else None
     if on_a_roll:  # R:T3
         serial, roll = on_a_roll
         raise RaffleError(

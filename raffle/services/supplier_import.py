@@ -38,6 +38,7 @@ from raffle.models import (
 from raffle.services.pool import draws_by_supplier
 from raffle.services.prize_board import prize_board_check, sales_plan_check
 from raffle.services.purchase_limits import Purchase, PurchaseRefused, purchase_limits_check
+from raffle.services.sale_path import serial_on_a_roll
 from raffle.services.schedule import check_draw_time
 from raffle.services.supplier_bulk import bulk_sales_import
 from raffle.services.supplier_formats import GENERIC, ImportRefused, SupplierFile, SupplierMapping, their_columns
@@ -99,7 +100,8 @@ def _refuse_at(file: str, line: int, column: str, error: RaffleError):
 
 def check_serials_unused(draw: Draw, sales: ParsedSales) -> None:
     """R:T3 no ticket number of the file is already sold under the licence,
-    paper tickets included. The import itself leaves this to the database's
+    paper tickets included, and none is printed on a paper roll of the
+    licence (R:T3, its returned tickets are off the serial index). The import itself leaves this to the database's
     unique constraint and calls it only to name the line when that refuses;
     a dry run calls it to show the refusal without writing."""
     serials = list(sales.lines)
@@ -121,6 +123,20 @@ def check_serials_unused(draw: Draw, sales: ParsedSales) -> None:
                 % {"serial": taken.serial, "number": taken.draw.number},
                 rule="T3",
             )
+    on_a_roll = serial_on_a_roll(draw.event.licence_id, serials)
+    if on_a_roll is not None:  # a paper roll's serial, sold or not: the trigger's refusal (migration 0027)
+        serial, roll = on_a_roll
+        raise ImportRefused(
+            file=sales.file,
+            line=sales.lines[serial],
+            column="ticket_number",
+            problem=gettext(
+                "ticket %(serial)s is printed on %(roll)s, issued for draw %(number)s; a ticket number is used "
+                "once across all draws, paper and electronic."
+            )
+            % {"serial": serial, "roll": roll, "number": roll.draw.number},
+            rule="T3",
+        )
 
 
 def _check_sales(draw: Draw, sales: ParsedSales) -> None:
