@@ -138,11 +138,13 @@ def test_postgresql_refuses_a_roll_ticket_away_from_its_place(roll_draw, staff_u
     with pytest.raises(IntegrityError, match="raffle_ticket_pkey"):  # "1005" again, at its place: seq 6 is taken
         _insert(TICKET_SQL, [licence, draw, sale.pk, "1005", 6, True])
     _widen(sale)  # past the services: room in the sale's run for more of the roll's tickets
-    for serial in ("1003", "01011", "1012"):  # 1003 again, 1011 written otherwise, 1012 at 1011's place
+    # seq 12 is the place of 1011, in the roll's unsold part: refused as it is, and
+    # as 1003 again, as 1011 written otherwise, as 1012
+    assert (roll.first_serial + 12 - roll.first_seq, roll.first_unsold) == (1011, 1010)
+    for serial in ("1011", "1003", "01011", "1012"):
         with pytest.raises(IntegrityError, match="not at its place in its returned roll"):
             _insert(TICKET_SQL, [licence, draw, sale.pk, serial, 12, True])
-    _insert(TICKET_SQL, [licence, draw, sale.pk, "1011", 12, True])  # its place: accepted (the control)
-    assert roll.first_serial + 12 - roll.first_seq == 1011
+    _insert(TICKET_SQL, [licence, draw, sale.pk, "E001-0000012", 12, False])  # another serial: accepted (the control)
 
 
 def test_postgresql_refuses_a_ticket_on_the_serial_index_that_a_roll_carries(roll_draw, staff_user):  # R:T3
@@ -163,6 +165,7 @@ def test_postgresql_keeps_a_returned_rolls_range_and_its_tickets_fixed(roll_draw
         "UPDATE raffle_ticketroll SET first_serial = 990 WHERE id = %s",
         "UPDATE raffle_ticketroll SET first_seq = 2 WHERE id = %s",
         "UPDATE raffle_ticketroll SET kind = 'book' WHERE id = %s",
+        "UPDATE raffle_ticketroll SET first_unsold = 1050 WHERE id = %s",  # more of it sold, after the return
     ]
     for sql in changes:
         with pytest.raises(IntegrityError):

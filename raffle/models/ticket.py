@@ -58,9 +58,10 @@ class TicketRoll(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     # R:T3 a returned roll's sold serials are its tickets in_roll_range: serial
-    # first_serial + k is the ticket of seq first_seq + k in the roll's draw.
-    # Set once, at the return; from then on the roll's range, draw and first_seq
-    # never change (PostgreSQL refuses it, migration 0027).
+    # first_serial + k (below first_unsold) is the ticket of seq first_seq + k in
+    # the roll's draw. Set once, at the return with first_unsold; from then on the
+    # roll's range, sold part, draw and first_seq never change (PostgreSQL refuses
+    # it, migration 0027).
     first_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
 
     class Meta:
@@ -79,7 +80,8 @@ class TicketRoll(models.Model):
             ),
             models.CheckConstraint(condition=Q(lost_at__isnull=True) | ~Q(lost_reason=""), name="roll_lost_has_reason"),
             models.CheckConstraint(
-                condition=Q(first_seq__isnull=True) | Q(first_seq__gte=1, kind=RollKind.ROLL),
+                condition=Q(first_seq__isnull=True)
+                | Q(first_seq__gte=1, kind=RollKind.ROLL, first_unsold__isnull=False),
                 name="roll_first_seq_of_a_returned_roll",
             ),
         ]

@@ -251,6 +251,7 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
             needs_purchaser=False,
             serials_checked=True,
         )
+        roll.first_unsold = first_unsold  # its sold part, written with its first seq (`write_sales`)
         batch.roll_range = roll
         write_sales(batch)
         sales = batch.sales

@@ -152,7 +152,7 @@ def _number_and_insert(batch: SaleBatch, seq: int) -> list[list[str]]:
     roll = batch.roll_range
     if roll is not None:  # R:T3 its serials are its tickets' places from here (migration 0027)
         roll.first_seq = first_seqs[0]
-        TicketRoll.objects.filter(pk=roll.pk).update(first_seq=roll.first_seq)
+        TicketRoll.objects.filter(pk=roll.pk).update(first_seq=roll.first_seq, first_unsold=roll.first_unsold)
     _insert_sales_and_tickets(batch.sales, first_seqs, serials_out, in_roll_range=roll is not None)
     return serials_out
 
