@@ -232,3 +232,20 @@ def test_a_typed_serial_waits_for_a_roll_being_issued_and_is_then_refused():  # 
     typist.join(timeout=30)
     assert len(outcome) == 1 and "ticket_serial_unique_per_licence" in outcome[0], outcome
     assert not Ticket.objects.filter(serial="550").exists()
+
+
+def test_a_roll_returned_over_a_ticket_typed_before_the_migration_is_refused(roll_draw, staff_user):  # R:T3
+    """A ticket on the serial index inside a roll's range could be written
+    before migration 0027 (the index then refused the roll's tickets at the
+    return); the return looks for it again, having no index to refuse it."""
+    earlier = _returned(roll_draw, staff_user, 1, 10, 11, {1: 10})
+    roll = services.roll_issue(actor=staff_user, draw=roll_draw, seller_name="Al", first_serial=1000, last_serial=1099)
+    sale = Sale.objects.get(roll=earlier)
+    with connection.cursor() as cursor:  # as the database held it before the trigger's check of roll ranges
+        cursor.execute("ALTER TABLE raffle_ticket DISABLE TRIGGER raffle_ticket_sales_match")
+        cursor.execute(TICKET_SQL, [roll.licence_id, roll_draw.pk, sale.pk, "1005", 50, False])
+        cursor.execute("ALTER TABLE raffle_ticket ENABLE TRIGGER raffle_ticket_sales_match")
+    with pytest.raises(RaffleError, match="Ticket 1005 is already sold under this licence"):
+        services.roll_return(actor=staff_user, roll=roll, first_unsold=1010, tier_counts={1: 10})
+    roll.refresh_from_db()
+    assert roll.first_seq is None and not Ticket.objects.filter(draw=roll_draw, serial="1000").exists()
