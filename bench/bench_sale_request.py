@@ -22,11 +22,10 @@ import os
 import sys
 import time
 from pathlib import Path
-from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import django_on_a_scratch_database, selling_draw  # noqa: E402
+from common import django_on_a_scratch_database, signed_in_seller  # noqa: E402
 
 REQUESTS = int(os.environ.get("BENCH_REQUESTS", "500"))
 # A path prefix: write a cProfile of each measured loop there (PROFILE.0 /healthz, PROFILE.1 the sale).
@@ -66,51 +65,12 @@ def backend_cpu_reader():
 
 def main() -> int:
     django_on_a_scratch_database("bench_sale_request")
-    from django.conf import settings
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.models import Group
     from django.db import connection
-    from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from core.once import new_token
-    from licensing.models import Organisation, SalesChannel
-    from licensing.services import membership_add
-    from tests.factories import login_verified
-
-    settings.ALLOWED_HOSTS = ["testserver"]
-    settings.AXES_ENABLED = True
-    settings.REQUIRE_2FA_ROLES = ["treasurer", "administrator"]
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
-        admin = get_user_model().objects.create_superuser("bench", "bench@example.org", "bench-password-123")
-        organisation = Organisation.objects.create(name="Bench", charity_registration_number="1RR0001", city="Ottawa")
-        draw = selling_draw(actor=admin, organisation=organisation, number="SR-1", channel=SalesChannel.ELECTRONIC)
-        seller = get_user_model().objects.create_user("seller0", password=None, is_staff=True)
-        seller.groups.add(Group.objects.get(name="administrator"))
-        membership_add(actor=None, user=seller, organisation=organisation, role="administrator")
-        client = Client()
-        login_verified(client, seller)
-        url = f"/draws/{draw.pk}/sales/"
-
-        def sale(i: int) -> None:
-            form = {
-                "tier": "1",
-                "units": "1",
-                "purchaser_name": f"Buyer {i}",
-                "purchaser_contact": "613-555-0142",
-                "envelope_pick": str(i % 52 + 1),
-                "device": "POS-1",
-                "once": new_token(),
-            }
-            # urlencoded, as a browser posts this form (the test client's default is multipart)
-            response = client.post(url, urlencode(form), content_type="application/x-www-form-urlencoded")
-            assert response.status_code == 302, response.status_code
-            client.cookies.pop("messages", None)
-
-        def healthz(_i: int) -> None:
-            assert client.get("/healthz").status_code == 200
-
+        sale, healthz = signed_in_seller()
         backend_cpu = backend_cpu_reader()
         rows = []
         for name, request in (("/healthz (baseline)", healthz), ("sale POST, one ticket", sale)):

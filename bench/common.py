@@ -85,3 +85,60 @@ def selling_draw(*, actor, organisation, number: str, channel: str):
         rules_approval_reference="RP-BENCH",
     )
     return services.draw_open_sales(actor=actor, draw=event.draws.get(number=1))
+
+
+def signed_in_seller():
+    """A seller of a new organisation (its administrator by membership, not
+    a superuser, two-factor verified, django-axes on) with a test client on
+    draw 1 of a new electronic event, selling. Returns two functions of a
+    request number i: `sale(i)`, the sales page's POST of one ticket, sent
+    urlencoded as a browser sends that form, each with a fresh one-time token
+    and the next envelope; `healthz(i)`, GET /healthz with the same session.
+    Each response's message cookie is dropped, as the next page would."""
+    import secrets
+    from urllib.parse import urlencode
+
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.test import Client
+
+    from core.once import new_token
+    from licensing.models import Organisation, SalesChannel
+    from licensing.services import membership_add
+    from tests.factories import login_verified
+
+    settings.ALLOWED_HOSTS = ["testserver"]
+    settings.AXES_ENABLED = True
+    settings.REQUIRE_2FA_ROLES = ["treasurer", "administrator"]
+    tag = secrets.token_hex(4)  # a database kept between runs gets new names each time
+    admin = get_user_model().objects.create_superuser(f"bench-{tag}", "bench@example.org", "bench-password-123")
+    organisation = Organisation.objects.create(
+        name=f"Bench {tag}", charity_registration_number="1RR0001", city="Ottawa"
+    )
+    draw = selling_draw(actor=admin, organisation=organisation, number=f"SR-{tag}", channel=SalesChannel.ELECTRONIC)
+    seller = get_user_model().objects.create_user(f"seller-{tag}", password=None, is_staff=True)
+    seller.groups.add(Group.objects.get(name="administrator"))
+    membership_add(actor=None, user=seller, organisation=organisation, role="administrator")
+    client = Client()
+    login_verified(client, seller)
+    url = f"/draws/{draw.pk}/sales/"
+
+    def sale(i: int) -> None:
+        form = {
+            "tier": "1",
+            "units": "1",
+            "purchaser_name": f"Buyer {i}",
+            "purchaser_contact": "613-555-0142",
+            "envelope_pick": str(i % 52 + 1),
+            "device": "POS-1",
+            "once": new_token(),
+        }
+        response = client.post(url, urlencode(form), content_type="application/x-www-form-urlencoded")
+        assert response.status_code == 302, response.status_code
+        client.cookies.pop("messages", None)
+
+    def healthz(_i: int) -> None:
+        assert client.get("/healthz").status_code == 200
+
+    return sale, healthz

@@ -11,12 +11,23 @@ from raffle.services.pool import draw_place_of, draw_sales_channel
 from raffle.services.sale_path import MAX_BATCH, MAX_SERIAL, price_tiers, sealed_envelopes
 
 
+class KnownChoiceField(forms.TypedChoiceField):
+    """A choice checked against the values the form gave it (`allowed`), a
+    set, instead of against its labels: the labels (up to 52 envelopes) are
+    written only when the form is shown (#18)."""
+
+    allowed: frozenset[str] = frozenset()
+
+    def valid_value(self, value) -> bool:
+        return str(value) in self.allowed
+
+
 class SaleForm(forms.Form):
     purchaser_name = forms.CharField(label=gettext_lazy("Purchaser's name"), max_length=150)
     purchaser_contact = forms.CharField(label=gettext_lazy("Phone or e-mail"), max_length=200)
-    tier = forms.TypedChoiceField(label=gettext_lazy("Price"), coerce=int)
+    tier = KnownChoiceField(label=gettext_lazy("Price"), coerce=int)
     units = forms.IntegerField(label=gettext_lazy("How many of this price"), min_value=1, max_value=100, initial=1)
-    envelope_pick = forms.TypedChoiceField(label=gettext_lazy("Envelope picked (sealed envelopes only)"), coerce=int)
+    envelope_pick = KnownChoiceField(label=gettext_lazy("Envelope picked (sealed envelopes only)"), coerce=int)
     device = forms.CharField(label=gettext_lazy("Point-of-sale device or seller"), max_length=60)
     serials = forms.CharField(
         label=gettext_lazy("Stub serials (paper stubs only, separated by spaces or commas)"),
@@ -27,10 +38,12 @@ class SaleForm(forms.Form):
     def __init__(self, *args, draw: Draw, **kwargs):
         super().__init__(*args, **kwargs)
         # the tiers and sealed envelopes the sale itself reads, with its draw when read so (`read_sale_draw`)
-        self.fields["tier"].choices = [(t.quantity, str(t)) for t in price_tiers(draw).values()]
-        # a callable: its up to 52 labels are written when the form is checked or shown, once, not
-        # normalised for the field and again for its widget on every sale (#18)
+        tiers = price_tiers(draw)
+        self.fields["tier"].choices = functools.partial(tier_choices, tiers)
+        self.fields["tier"].allowed = frozenset(str(quantity) for quantity in tiers)
+        # callables: the labels are written only when the form is shown (#18)
         self.fields["envelope_pick"].choices = functools.partial(envelope_choices, draw)
+        self.fields["envelope_pick"].allowed = frozenset(str(number) for number in sealed_envelopes(draw))
         if draw_sales_channel(draw) != SalesChannel.PAPER_STUB:  # R:L5 the channel in force on the draw's day
             del self.fields["serials"]
         if draw.event.is_bingo:  # R:T12 the seller attests the sale is made inside the hall
@@ -46,6 +59,11 @@ class SaleForm(forms.Form):
                     % {"hall": hall}
                 },
             )
+
+
+def tier_choices(tiers: dict) -> list[tuple]:
+    """The event's price tiers (T1), as the form's choices."""
+    return [(tier.quantity, str(tier)) for tier in tiers.values()]
 
 
 def envelope_choices(draw: Draw) -> list[tuple]:

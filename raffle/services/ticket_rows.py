@@ -82,7 +82,8 @@ t AS (
     INSERT INTO raffle_ticket (licence_id, draw_id, sale_id, serial, seq, is_void)
     SELECT %s, %s, s.id, coalesce(g.serial, %s || lpad(k.seq::text, greatest(7, length(k.seq::text)), '0')),
         k.seq, false
-    FROM d, s, unnest(%s::text[]) WITH ORDINALITY AS g(serial, n), LATERAL (SELECT d.first_seq + g.n - 1 AS seq) AS k
+    FROM d, s, unnest(coalesce(%s::text[], array_fill(NULL::text, ARRAY[%s::integer]))) WITH ORDINALITY AS g(serial, n),
+        LATERAL (SELECT d.first_seq + g.n - 1 AS seq) AS k
     RETURNING serial, seq
 )
 SELECT d.first_seq, d.sales_amount, s.id, ARRAY(SELECT serial FROM t ORDER BY seq), h.head_seq, h.head_hash
@@ -108,7 +109,6 @@ def sell_one_in_one_statement(
     sale_sql, sale_params = statement
     take_sql, take_params = take_seq
     sql = SELL_ONE_SQL.format(take_seq=take_sql, insert_sale=sale_sql, lock_chain=LOCK_AND_LAST_CALL)
-    given = serials if serials else [None] * sale.ticket_count
     with prepared_cursor() as cursor:
         cursor.execute(
             sql,
@@ -119,7 +119,8 @@ def sell_one_in_one_statement(
                 sale.licence_id,
                 sale.draw_id,
                 serial_prefix,
-                given,
+                serials or None,  # none given: as many NULLs, numbered by the statement (no list to send)
+                sale.ticket_count,
                 *lock_and_last_params(chain),
             ],
         )
