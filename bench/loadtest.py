@@ -575,21 +575,54 @@ def run_scenario(
     return {**summarised(scenario.name, latencies, errors, wall, problems), "cpu": cpu}
 
 
-def cpu_seconds() -> tuple[float, float]:
-    """CPU seconds used so far by the whole machine (Linux /proc/stat: user,
-    nice, system, irq, softirq) and by this client process, all its threads."""
+# gunicorn's master, once started: its workers' CPU is counted apart from PostgreSQL's (`cpu_seconds`).
+SERVER_PIDS: set[int] = set()
+
+
+def cpu_seconds() -> tuple[float, ...]:
+    """CPU seconds used so far (Linux /proc): by the whole machine (user,
+    nice, system, irq, softirq), by this client process (all its threads),
+    by gunicorn (its master and workers, a worker that exited included), by
+    PostgreSQL's processes (backends and background), and by the kernel's
+    interrupts (irq and softirq, the loopback network's share)."""
     fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:8]
     user, nice, system, _idle, _iowait, irq, softirq = (int(f) for f in fields)
+    tick = os.sysconf("SC_CLK_TCK")
     mine = os.times()
-    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK"), mine.user + mine.system
+    gunicorn = postgres = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:  # the process ended meanwhile
+            continue
+        head, _, rest = text.rpartition(")")
+        values = rest.split()
+        pid, ppid, comm = int(head.split(" (", 1)[0]), int(values[1]), head.split(" (", 1)[1]
+        used = int(values[11]) + int(values[12])
+        if pid in SERVER_PIDS:  # the master: its reaped workers too (cutime, cstime)
+            gunicorn += used + int(values[13]) + int(values[14])
+        elif ppid in SERVER_PIDS:
+            gunicorn += used
+        elif comm == "postgres":  # the postmaster: its backends that ended too
+            postgres += used + int(values[13]) + int(values[14])
+    return (
+        (user + nice + system + irq + softirq) / tick,
+        mine.user + mine.system,
+        gunicorn / tick,
+        postgres / tick,
+        (irq + softirq) / tick,
+    )
 
 
 def cpu_per_request(result: dict) -> str:
-    """Where a request's CPU went: the server side (gunicorn, PostgreSQL, the
-    kernel; all but this client) and this client."""
-    machine, client = (sum(run["cpu"][i] for run in result["rounds"]) for i in (0, 1))
+    """Where a request's CPU went: the server side (all but this client: of
+    it gunicorn, PostgreSQL and the kernel's interrupts) and this client."""
+    machine, client, gunicorn, postgres, interrupts = (sum(run["cpu"][i] for run in result["rounds"]) for i in range(5))
     each = 1000 / result["requests"]
-    return f"{(machine - client) * each:.1f} ms server + {client * each:.1f} ms client"
+    return (
+        f"{(machine - client) * each:.1f} ms server (gunicorn {gunicorn * each:.1f}, PostgreSQL "
+        f"{postgres * each:.1f}, interrupts {interrupts * each:.1f}) + {client * each:.1f} ms client"
+    )
 
 
 def summarised(name: str, latencies: list[float], errors: list[str], wall: float, problems: list[str]) -> dict:
@@ -709,6 +742,7 @@ def main():
             stderr=server_log,
         )
         wait_until_up(port, server)
+        SERVER_PIDS.add(server.pid)
         warm = Client(port, sessions[0])  # every worker imports and connects once, unmeasured
         for _ in range(4 * int(workers)):
             warm.request("GET", "/healthz")
