@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from django.db import connection, transaction
 from django.utils import timezone, translation
 
+from core import once
 from core.audit_chain import GENESIS_HASH, LOCK_CLASS, SYSTEM_CHAIN, canonical, chain_of, entry_mac, lock_chain
 from core.audit_verify import ChainReport, audit_verify, verify_anchor, verify_incremental
 from core.models import AuditEntry
 from core.prepared import prepared_cursor
-from core.rows import insert_one
+from core.rows import insert_one, insert_statement, inserted
 
 __all__ = [
     "GENESIS_HASH",
@@ -95,8 +96,27 @@ def audit_record(
     seq, prev_hash = (last[0] + 1, last[1]) if last else (1, GENESIS_HASH)
     entry_hash = entry_mac(seq=seq, prev_hash=prev_hash, **fields)
     entry = AuditEntry(seq=seq, prev_hash=prev_hash, hash=entry_hash, **fields)
-    insert_one(entry)  # the INSERT written once, not compiled per entry (#18)
+    token = once.token_record_for(obj)
+    statement = insert_statement(entry) if token is not None else None
+    if statement is None:
+        insert_one(entry)  # the INSERT written once, not compiled per entry (#18)
+        return entry
+    # the form's one-time token recorded by the entry's own statement (core.once, #18)
+    pending, token_params = token
+    sql, params = statement
+    with prepared_cursor() as cursor:
+        cursor.execute(ENTRY_AND_TOKEN_SQL.format(entry=sql, token=once.RECORD_SQL), [*params, *token_params])
+        pk, recorded = cursor.fetchone()
+    inserted(entry, pk)
+    pending.recorded = recorded
     return entry
+
+
+# An entry and a form's one-time token in one statement: both rows are inserted
+# (or the token's not, when an earlier POST recorded it: `core.once` then rolls back).
+ENTRY_AND_TOKEN_SQL = (
+    "WITH entry AS ({entry}), token AS ({token}) SELECT (SELECT id FROM entry), EXISTS (SELECT FROM token)"
+)
 
 
 # Take the chain's lock, then read its newest position and hash, in one call

@@ -5,7 +5,9 @@ payment it makes; a second POST with the same token (a double click, six
 impatient clicks, a retry after the response was lost) gets the first
 result instead of a second sale.
 
-The token is recorded last, with its result, in the change's transaction.
+The token is recorded with its result in the change's transaction: by the
+statement of the change's audit entry where the caller says which entry
+(`result_for`), else last, by a statement of its own.
 Concurrent POSTs of one token meet at the token's unique index: the second
 insert waits for the first transaction and then records nothing if it
 committed (`ON CONFLICT DO NOTHING`: the second's change is rolled back, the
@@ -25,6 +27,8 @@ import re
 import secrets
 import time
 from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -92,22 +96,41 @@ class _MadeBefore(Exception):
     """The token was recorded by an earlier POST: roll back what this one made."""
 
 
-def submission_once(*, actor, token: str | None, perform: Callable[[], str]) -> tuple[str, bool]:
+def submission_once(
+    *, actor, token: str | None, perform: Callable[[], str], result_for: Callable[[object], str | None] | None = None
+) -> tuple[str, bool]:
     """Run `perform` (which makes the change and returns where its result is
     shown) once per token. Returns (that place, True) the first time and
     (the first time's place, False) for every repeat. Without a token,
     nothing is performed: SubmissionRefused(MISSING).
 
-    The token is recorded, with its result, after `perform` and in its
-    transaction (one statement, #18): a repeat makes its change again, finds
-    the token recorded, and is rolled back whole. A repeat that `perform`
-    refuses (the draw closed since) also gets the first time's place."""
+    The token is recorded, with its result, in `perform`'s transaction: a
+    repeat makes its change again, finds the token recorded, and is rolled
+    back whole. A repeat that `perform` refuses (the draw closed since) also
+    gets the first time's place.
+
+    `result_for(obj)`: where the result of the change whose audit entry names
+    `obj` is shown, or None for any other object. With it, the token is
+    recorded by the statement that writes that entry (`core.audit`, #18: one
+    round trip fewer); without it, or when no such entry is written, by a
+    statement of its own after `perform`. `perform` must return the same
+    place."""
     if not token:
         raise SubmissionRefused(str(MISSING))
+    pending = PendingToken(token=token, actor=actor, result_for=result_for) if result_for else None
+    context = _PENDING.set(pending)
     try:
         with transaction.atomic():
+            if pending is not None:  # only an entry written at this level, not in a savepoint that may roll back
+                pending.depth = len(connection.savepoint_ids)
             result = perform()
-            if not _record_token(token, actor, result):
+            if pending is not None and pending.recorded is not None:
+                if pending.result != result:  # a caller's mistake: the token would point elsewhere
+                    raise RuntimeError(f"the token was recorded for {pending.result}, the change shows {result}")
+                recorded = pending.recorded
+            else:
+                recorded = _record_token(token, actor, result)
+            if not recorded:
                 raise _MadeBefore
         return result, True
     except _MadeBefore:
@@ -117,7 +140,40 @@ def submission_once(*, actor, token: str | None, perform: Callable[[], str]) -> 
         if done is None:
             raise
         return done, False
+    finally:
+        _PENDING.reset(context)
     return first_result(actor=actor, token=token), False
+
+
+@dataclass
+class PendingToken:
+    """A token `submission_once` is to record, and whether the statement of
+    an audit entry recorded it (`recorded`: None until one tried)."""
+
+    token: str
+    actor: object
+    result_for: Callable[[object], str | None]
+    result: str | None = None
+    recorded: bool | None = None
+    depth: int = 0
+
+
+_PENDING: ContextVar[PendingToken | None] = ContextVar("once_pending_token", default=None)
+
+
+def token_record_for(obj) -> tuple[PendingToken, list] | None:
+    """For `core.audit`: the token to record with the audit entry of `obj`, and
+    the parameters of `RECORD_SQL`; None when no token waits for that entry."""
+    pending = _PENDING.get()
+    if pending is None or pending.recorded is not None or connection.vendor != "postgresql":
+        return None
+    if len(connection.savepoint_ids) != pending.depth:
+        return None
+    result = pending.result_for(obj)
+    if result is None:
+        return None
+    pending.result = result
+    return pending, [pending.token, pending.actor.pk, timezone.now(), result]
 
 
 # The token's record with its result, unless the token has one: the insert waits for a

@@ -145,16 +145,18 @@ def test_a_sale_from_the_sales_page_takes_a_fixed_number_of_statements(client, s
     with CaptureQueriesContext(connection) as captured:
         response = client.post(url, {**form, "device": "POS-1"})
     assert response.status_code == 302, response.content[:500]
-    # the sale runs in the one-time token's transaction (no savepoint of its own), the token recorded last
+    # the sale runs in the one-time token's transaction (no savepoint of its own); the token is
+    # recorded, with its result, by the statement of the sale's audit entry (core.once, core.audit)
     sent = [q["sql"] for q in captured.captured_queries]
     [draw_lock] = [i for i, sql in enumerate(sent) if "UPDATE raffle_draw" in sql]
     [token_write] = [i for i, sql in enumerate(sent) if "core_submission" in sql]
+    assert "INSERT INTO core_submission" in sent[token_write] and '"core_auditentry"' in sent[token_write]
     assert draw_lock < token_write and not any("SAVEPOINT" in sql for sql in sent[draw_lock:token_write])
     statements = [q["sql"] for q in captured.captured_queries if "SAVEPOINT" not in q["sql"]]
-    # the session, the user with their roles (core.auth_backend) and the authenticator; the one-time
-    # token's record (with its result); the sale with its one read of the draw; the session's write
-    # (the device remembered)
-    assert len(statements) <= 3 + 1 + SALE_STATEMENTS + 1, "\n".join(statements)
+    # the session, the user with their roles (core.auth_backend) and the authenticator; the sale with
+    # its one read of the draw and the token in its audit entry's statement; the session's write (the
+    # device remembered)
+    assert len(statements) <= 3 + SALE_STATEMENTS + 1, "\n".join(statements)
     assert sum(DRAW_READ in sql for sql in statements) == 1
 
 

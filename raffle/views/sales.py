@@ -175,6 +175,9 @@ def sell(request, draw_id: int):
             serials = data.get("serials", "").replace(",", " ").split() or None
             sold = []
 
+            def sale_page(obj) -> str | None:  # the token recorded with the sale's audit entry (#18)
+                return reverse("sale_detail", args=[obj.pk]) if isinstance(obj, Sale) else None
+
             def sell_once() -> str:
                 sold.append(
                     services.ticket_sell_in_transaction(  # submission_once's transaction, rolled back whole
@@ -190,10 +193,12 @@ def sell(request, draw_id: int):
                         place=draw_place_of(draw) if data.get("inside_hall") else "",
                     )
                 )
-                return reverse("sale_detail", args=[sold[0].pk])
+                return sale_page(sold[0])
 
             try:  # a repeat of a form that was recorded gets its first sale, not a second (core.once)
-                done, first = once.submission_once(actor=request.user, token=token, perform=sell_once)
+                done, first = once.submission_once(
+                    actor=request.user, token=token, perform=sell_once, result_for=sale_page
+                )
             except DomainError as error:
                 form.add_error(None, str(error))
             else:
