@@ -76,3 +76,32 @@ def test_the_form_shows_every_sealed_envelope_and_every_price(selling):
     prices = str(SaleForm(draw=selling)["tier"])
     for tier in selling.event.price_tiers.all():
         assert f'value="{tier.quantity}">{tier}<' in prices
+
+
+def declared_state(form_class) -> dict:
+    """Every declared field's attributes and its widget's, as they are now."""
+    return {
+        name: (dict(vars(field)), dict(vars(field.widget)), dict(field.widget.attrs))
+        for name, field in form_class.base_fields.items()
+    }
+
+
+@pytest.mark.django_db
+def test_forms_share_only_the_fields_no_form_changes(selling, staff_user):
+    # #18: each form copies only the price and the envelope fields; the others are shared by
+    # every form, so no form may change them, whether it is valid, refused or shown
+    other = services.draw_open_sales(actor=staff_user, draw=event_with_draw(actor=staff_user).draws.get(number=1))
+    Envelope.objects.filter(event=other.event, number=12).update(opened_at=timezone.now(), card="3H")
+    before = declared_state(SaleForm)
+    refused = sale_form(selling, purchaser_name="", units="0", envelope_pick="7")
+    accepted = sale_form(other, envelope_pick="7")
+    assert not refused.is_valid() and accepted.is_valid(), accepted.errors
+    str(refused), str(accepted), str(SaleForm(draw=selling))  # shown with their errors and Bootstrap's classes
+    assert declared_state(SaleForm) == before
+    for name in ("purchaser_name", "purchaser_contact", "units", "device"):
+        assert refused.fields[name] is SaleForm.base_fields[name]
+    # each form keeps its own draw's envelopes: 7 is opened in the first event, 12 in the other
+    assert "7" not in refused.fields["envelope_pick"].allowed and "12" in refused.fields["envelope_pick"].allowed
+    assert "12" not in accepted.fields["envelope_pick"].allowed and "7" in accepted.fields["envelope_pick"].allowed
+    assert 'value="7"' not in str(refused["envelope_pick"]) and 'value="12"' not in str(accepted["envelope_pick"])
+    assert "serials" in SaleForm.base_fields and "serials" not in accepted.fields  # dropped from its own copy only

@@ -7,7 +7,8 @@ event's price tiers (T1), its sealed envelopes (T9), the organisation's
 excluded persons (the Rules of Play) and whether the licence has any approved
 amendment (L3, L5). On PostgreSQL all of it comes back from ONE statement
 written once per process from the models' own columns, and the draw, event
-and licence are built from its row the way the ORM builds them (`from_db`):
+and licence are built from its row as the ORM builds them (`from_db`, by
+`core.prepared.instance_from_row`):
 no query is compiled per sale. Nothing here is locked: `sale_write.write_sales`
 takes the draw's lock and checks its state again. The same statement says
 whether the person selling works for the draw's organisation in one of the
@@ -21,9 +22,7 @@ demo; the close of sales; the reports).
 
 import functools
 
-from django.db import connection
-
-from core.prepared import prepared_cursor
+from core.prepared import instance_from_row, prepared_cursor
 from licensing.models import AmendmentStatus, ExcludedPerson, Licence, Membership
 from licensing.terms import read_amendments_once
 from raffle.models import Draw, Event, PriceTier
@@ -70,7 +69,7 @@ def _instance(model, row: tuple, start: int):
     """`model` from its columns in `row` from `start`, as a queryset builds it."""
     names = _attnames(model)
     values = row[start : start + len(names)]
-    return model.from_db(connection.alias, names, values), start + len(names)
+    return instance_from_row(model, names, values), start + len(names)
 
 
 def read_draw_for_sale(pk: int, *, user=None, roles: tuple[str, ...] = ()) -> Draw:
@@ -96,7 +95,7 @@ def read_draw_for_sale(pk: int, *, user=None, roles: tuple[str, ...] = ()) -> Dr
     draw.committed_prizes, draw.planned_max, draw.has_plan = committed, planned, has_plan
     # R:T1 the event's price tiers, by quantity
     draw.sale_tiers = {
-        int(quantity): PriceTier.from_db(connection.alias, TIER_FIELDS, (int(pk), event.pk, int(quantity), price))
+        int(quantity): instance_from_row(PriceTier, TIER_FIELDS, (int(pk), event.pk, int(quantity), price))
         for pk, quantity, price in tiers
     }
     draw.sale_sealed = set(sealed)  # R:T9 the envelopes a purchaser may pick
