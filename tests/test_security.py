@@ -335,3 +335,26 @@ def test_a_forgotten_password_is_reset_by_email(client, mailoutbox):
     assert response.status_code == 302
     assert len(mailoutbox) == 1 and mailoutbox[0].to == ["jordan@example.org"]
     assert "/accounts/reset/" in mailoutbox[0].body
+
+
+@pytest.mark.django_db
+def test_a_page_reads_the_verified_user_itself_not_through_lazy_wrappers(client, two_factor_on):
+    # #18: once the user and their device are known, the view reads the user object itself
+    # (core.twofactor.concrete_user); who it is and what they proved stay the same
+    from django.contrib.auth import get_user_model
+
+    from tests.factories import login_verified
+
+    admin_user = user_with_role(roles.ADMINISTRATOR)
+    device = login_verified(client, admin_user)
+    seen = client.get("/admin/raffle/draw/").wsgi_request.user
+    assert type(seen) is get_user_model() and seen.pk == admin_user.pk
+    assert seen.is_verified() and seen.otp_device == device
+    # a page sent to enter a code first: still the user who must give one, not verified
+    client.logout()
+    client.force_login(admin_user)
+    refused = client.get("/admin/raffle/draw/")
+    assert refused["Location"].startswith(reverse("two_factor_verify"))
+    assert not refused.wsgi_request.user.is_verified()
+    client.logout()
+    assert not client.get(reverse("home")).wsgi_request.user.is_authenticated
