@@ -234,7 +234,7 @@ def _records_of_every_feature(event, users, destroyer, verifier) -> dict:
         kind=PrizeKind.DRAW_PRIZE,
         method=PaymentMethod.CHEQUE,
         reference="CHQ 1001",
-        paid_on=timezone.localdate(first.scheduled_at),
+        paid_on=first.held_on,  # the day it was held: an hour after it was due, past midnight at times
         payee="A. MacLeod",
     )
     prize = services.prize_mark_unclaimed(actor=treasurer, draw=second)
@@ -242,7 +242,7 @@ def _records_of_every_feature(event, users, destroyer, verifier) -> dict:
         actor=treasurer,
         prize=prize,
         means="phone",
-        attempted_on=timezone.localdate(second.scheduled_at),
+        attempted_on=second.held_on,
         outcome="no answer",
     )
     report = licensing_services.report_issue(
