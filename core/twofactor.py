@@ -8,6 +8,7 @@ must enter a current code before any page that needs a sign-in. Pages anyone
 may see (home, sign in, sign out, password reset, these two pages) are exempt.
 """
 
+import functools
 from base64 import b32encode
 from contextlib import suppress
 
@@ -22,14 +23,14 @@ from django.utils.functional import LazyObject, empty
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django_otp import DEVICE_ID_SESSION_KEY, match_token, user_has_device
 from django_otp import login as otp_login
-from django_otp import match_token, user_has_device
 from django_otp.middleware import OTPMiddleware as DjangoOTPMiddleware
 from django_otp.models import Device
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from core.audit import audit_record
-from core.prepared import row_by_pk
+from core.prepared import instance_from_row, row_by_pk
 from core.roles import ADMINISTRATOR, user_roles
 from core.signals_accounts import enrolment_recorded_by_caller
 
@@ -69,10 +70,57 @@ def is_verified(user) -> bool:
     return bool(getattr(user, "is_verified", None) and user.is_verified())
 
 
+# The attribute on a request's user holding their confirmed authenticators,
+# read in the user's own statement (core.auth_backend, #18): the device the
+# session names is found among them, with no statement of its own.
+DEVICES_READ_WITH_USER = "confirmed_devices_read_with_user"
+NOT_READ = object()
+
+
+@functools.cache
+def devices_read_with_user_sql() -> str:
+    """The user's confirmed TOTP devices as one JSON array of rows (every
+    column, in the model's order), for the statement that reads the user
+    (auth_user is the table read)."""
+    meta = TOTPDevice._meta
+    columns = ", ".join(f'd."{field.column}"' for field in meta.concrete_fields)
+    return (
+        f'(SELECT json_agg(json_build_array({columns}) ORDER BY d.id) FROM "{meta.db_table}" d '
+        f"WHERE d.{meta.get_field('user').column} = auth_user.id AND d.confirmed)"
+    )
+
+
+def device_from_read(values) -> TOTPDevice:
+    """The device of one row of `devices_read_with_user_sql`, as the ORM
+    builds it: JSON gives numbers, text and booleans as they are, and the
+    times as ISO text, which each field turns back into its value."""
+    fields = TOTPDevice._meta.concrete_fields
+    converted = [field.to_python(value) for field, value in zip(fields, values, strict=True)]
+    return instance_from_row(TOTPDevice, [field.attname for field in fields], converted)
+
+
 class OTPMiddleware(DjangoOTPMiddleware):
-    """django-otp's, reading the session's device by a prepared statement
-    (core.prepared, #18); django-otp still checks that the device is the
-    user's and confirmed."""
+    """django-otp's, finding the session's device among the confirmed ones
+    read with the user (#18), else reading it by a prepared statement
+    (core.prepared); django-otp still checks that the device is the user's
+    and confirmed, and forgets a device that is not."""
+
+    def _verify_user_sync(self, request, user):
+        # django-otp's own steps (`_init_user_fields`, `_finalize_device`), with the device found as above
+        self._init_user_fields(user)
+        if user.is_authenticated:
+            persistent_id = request.session.get(DEVICE_ID_SESSION_KEY)
+            device = self._session_device(user, persistent_id) if persistent_id else None
+            user.otp_device = self._finalize_device(request, user, device)
+        return user
+
+    def _session_device(self, user, persistent_id: str):
+        read = getattr(user, DEVICES_READ_WITH_USER, NOT_READ)
+        model_label, _, device_id = self._normalize_persistent_id(persistent_id).rpartition("/")
+        if read is NOT_READ or model_label != TOTPDevice.model_label():
+            return self._device_from_persistent_id(persistent_id)
+        # not among them: not a confirmed device of this user, which django-otp refuses too
+        return next((device_from_read(row) for row in read or () if str(row[0]) == device_id), None)
 
     def _device_from_persistent_id(self, persistent_id: str):
         model_label, _, device_id = self._normalize_persistent_id(persistent_id).rpartition("/")

@@ -124,3 +124,66 @@ def test_the_users_role_groups_come_with_the_user_in_its_one_statement(client):
     # A role taken away is gone on the next request: the names are read with the user, every request.
     treasurer.groups.remove(*treasurer.groups.filter(name=roles.TREASURER))
     assert roles.request_user_roles(ModelBackend().get_user(str(treasurer.pk))) == {roles.AUDITOR}
+
+
+def test_the_sessions_device_comes_with_the_user_in_its_one_statement(client, settings):
+    """The user's confirmed authenticators are read in the user's statement
+    (core.auth_backend, core.twofactor): the device the session names is
+    found among them as the ORM would build it, with no statement of its
+    own, and one that is not a confirmed device of this user verifies
+    nothing and is forgotten, as django-otp's own check does."""
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    from core import roles
+    from core.twofactor import DEVICES_READ_WITH_USER
+    from tests.factories import login_verified, user_with_role
+
+    settings.REQUIRE_2FA_ROLES = [roles.TREASURER]
+    treasurer = user_with_role(roles.TREASURER)
+    other = get_user_model().objects.create_user("other-holder", password=None)
+    device = TOTPDevice.objects.create(user=treasurer, name="phone", confirmed=True, drift=-1)
+    TOTPDevice.objects.filter(pk=device.pk).update(
+        throttling_failure_count=2, throttling_failure_timestamp=timezone.now(), last_used_at=timezone.now()
+    )
+    unconfirmed = TOTPDevice.objects.create(user=treasurer, name="tablet", confirmed=False)
+    others = TOTPDevice.objects.create(user=other, name="theirs", confirmed=True)
+    middleware = OTPMiddleware(lambda request: None)
+
+    def verified(persistent_id):
+        session_user = ModelBackend().get_user(str(treasurer.pk))
+        request = RequestFactory().get("/")
+        request.session = {DEVICE_ID_SESSION_KEY: persistent_id}
+        with CaptureQueriesContext(connection) as captured:
+            found = middleware._verify_user_sync(request, session_user).otp_device
+        return found, len(captured.captured_queries), DEVICE_ID_SESSION_KEY in request.session
+
+    stored = TOTPDevice.objects.get(pk=device.pk)
+    found, statements, kept = verified(device.persistent_id)
+    assert (found, statements, kept) == (stored, 0, True)
+    fields = [field.attname for field in TOTPDevice._meta.concrete_fields]
+    assert [getattr(found, name) for name in fields] == [getattr(stored, name) for name in fields]
+    assert found._state.adding is False and found.user == treasurer and found.bin_key == stored.bin_key
+    assert found.verify_is_allowed() == stored.verify_is_allowed()  # the throttle as stored
+
+    for wrong in (unconfirmed.persistent_id, others.persistent_id, f"{TOTPDevice.model_label()}/abc", "nothing"):
+        assert verified(wrong) == (None, 0, False), wrong
+    assert [len(r) for r in [getattr(ModelBackend().get_user(str(other.pk)), DEVICES_READ_WITH_USER)]] == [1]
+    assert getattr(ModelBackend().get_user(str(treasurer.pk)), DEVICES_READ_WITH_USER)[0][0] == device.pk
+    nobody = get_user_model().objects.create_user("no-device", password=None)
+    assert getattr(ModelBackend().get_user(str(nobody.pk)), DEVICES_READ_WITH_USER) is None
+
+    # A verified session's page reads no device statement; with its device removed since, the
+    # session is verified no more (this user, with no authenticator left, is sent to enrol one).
+    login_verified(client, treasurer)
+    session = client.session
+    session[DEVICE_ID_SESSION_KEY] = device.persistent_id
+    session.save()
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(reverse("treasury_home")).status_code == 200
+    statements = [q["sql"] for q in captured.captured_queries]
+    assert any("d.user_id = auth_user.id" in sql for sql in statements), statements
+    assert not [sql for sql in statements if '"otp_totp_totpdevice"."id"' in sql]  # no read of the device by itself
+    TOTPDevice.objects.filter(pk=device.pk).delete()
+    response = client.get(reverse("treasury_home"))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("two_factor_setup"))
