@@ -3,7 +3,7 @@ them as PDF (REPRINT after the first print), void a sale with a reason."""
 
 from django.contrib import messages
 from django.db.models import Q
-from django.http import Http404, StreamingHttpResponse
+from django.http import Http404, HttpResponseRedirect, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
@@ -169,14 +169,21 @@ def sell(request, draw_id: int):
                 return redirect("sales_sell", draw_id=draw.pk)
             if done:
                 messages.info(request, ALREADY_DONE)
-                return redirect(done)
+                # `done` is the sale's page, a path: `redirect` would first try it as a view's name
+                return HttpResponseRedirect(done)
         else:
             data = form.cleaned_data
             serials = data.get("serials", "").replace(",", " ").split() or None
             sold = []
 
+            pages = {}
+
             def sale_page(obj) -> str | None:  # the token recorded with the sale's audit entry (#18)
-                return reverse("sale_detail", args=[obj.pk]) if isinstance(obj, Sale) else None
+                if not isinstance(obj, Sale):
+                    return None
+                if obj.pk not in pages:  # asked for by the audit entry, then by `sell_once`: reversed once
+                    pages[obj.pk] = reverse("sale_detail", args=[obj.pk])
+                return pages[obj.pk]
 
             def sell_once() -> str:
                 sold.append(
@@ -204,7 +211,7 @@ def sell(request, draw_id: int):
             else:
                 if not first:
                     messages.info(request, ALREADY_DONE)
-                    return redirect(done)
+                    return HttpResponseRedirect(done)
                 if request.session.get("sales_device") != data["device"]:  # a session write only when it changes
                     request.session["sales_device"] = data["device"]
                 sale = sold[0]
@@ -213,7 +220,7 @@ def sell(request, draw_id: int):
                     gettext("Sold %(ticket_count)s ticket(s) for %(amount)s.")
                     % {"ticket_count": sale.ticket_count, "amount": format_money_here(sale.amount)},
                 )
-                return redirect(done)
+                return HttpResponseRedirect(done)
     return render(
         request,
         "raffle/sales/sell.html",
