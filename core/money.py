@@ -135,11 +135,15 @@ class Split:
             raise AssertionError(f"split of {self.sales} adds up to {total}")
 
 
+# Named in a refusal only: translated then, not on every split (#18).
+TICKET_SALES = gettext_lazy("Ticket sales")
+
+
 def split_sales(sales: Decimal, *, rounding: str = Rounding.CENT) -> Split:
     """Split ticket sales 20/30/50. The 20% and 30% are rounded down as the
     Rules of Play say; the licensee's 50% is the remainder, so the three parts
     add up to the sales exactly, whatever the amount."""
-    sales = parse_amount(sales, what=gettext("Ticket sales"))
+    sales = parse_amount(sales, what=TICKET_SALES)
     draw_prize = percent_of(sales, DRAW_PRIZE_PERCENT, rounding=rounding)
     jackpot = percent_of(sales, JACKPOT_PERCENT, rounding=rounding)
     return Split(

@@ -14,7 +14,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import NOT_PROVIDED
 
 from core.prepared import prepared_cursor
@@ -54,14 +54,16 @@ def _plan(model) -> _Plan | None:
 def insert_statement(obj) -> tuple[str, list] | None:
     """The INSERT ... RETURNING pk of `obj` (not saved yet) and its parameters,
     or None where it goes through the ORM (see above)."""
-    plan = _plan(type(obj)) if connection.vendor == "postgresql" else None
+    # the connection itself, not `connection`, which looks it up again on every attribute each field reads
+    db = connections[DEFAULT_DB_ALIAS]
+    plan = _plan(type(obj)) if db.vendor == "postgresql" else None
     if plan is None:
         return None
     obj._prepare_related_fields_for_save(operation_name="insert")
     values = [field.pre_save(obj, True) for field in plan.fields]
     if any(hasattr(value, "resolve_expression") for value in values):
         return None
-    params = [field.get_db_prep_save(value, connection) for field, value in zip(plan.fields, values, strict=True)]
+    params = [field.get_db_prep_save(value, db) for field, value in zip(plan.fields, values, strict=True)]
     return plan.values_sql(), params
 
 
@@ -96,7 +98,7 @@ def insert_select_statement(obj, *, source: str, expressions: dict[str, str]) ->
 def inserted(obj, pk) -> None:
     """`obj` is in the database now, as `save()` leaves it."""
     obj.pk = pk
-    obj._state.adding, obj._state.db = False, connection.alias
+    obj._state.adding, obj._state.db = False, DEFAULT_DB_ALIAS
 
 
 def insert_one(obj) -> None:

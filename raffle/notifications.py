@@ -38,6 +38,8 @@ RECEIPT_CHANNELS = {SalesChannel.PAPER_STUB, SalesChannel.ELECTRONIC}
 def email_address(contact: str) -> str:
     """The contact if it is an e-mail address, else "" (phone numbers stay unsent)."""
     contact = (contact or "").strip()
+    if "@" not in contact:  # a phone number: refused by the validator too, without its exception
+        return ""
     try:
         validate_email(contact)
     except ValidationError:

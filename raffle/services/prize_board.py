@@ -12,13 +12,16 @@ from decimal import Decimal
 
 from django.db.models import DecimalField, Exists, F, OuterRef, Subquery, Sum
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from core.money import ZERO, format_money_here, max_sales_for_prizes, parse_amount, prizes_of
 from licensing.models import AmendmentKind, PlannedDraw
 from licensing.terms import approved_amendments, licence_prize_board_on, licence_sales_plan_on
 from raffle.errors import RaffleError
 from raffle.models import Draw, Event
+
+# Named in a refusal only: translated then, not on every sale (#18).
+THE_SALES = gettext_lazy("The sales")
 
 
 def prizes_committed(event: Event) -> Decimal:
@@ -75,7 +78,7 @@ def prize_board_check(
     progress at a time). Returns the prizes the sales would bring the
     event to. Raises `RaffleError` that says what to do.
     """
-    extra_sales = parse_amount(extra_sales, what=gettext("The sales"))
+    extra_sales = parse_amount(extra_sales, what=THE_SALES)
     board = licence_prize_board_on(event.licence, on or timezone.localdate())
     committed = prizes_committed(event) if committed is None else committed
     total = committed + prizes_of(extra_sales, rounding=event.rounding)
@@ -132,7 +135,7 @@ def sales_plan_check(*, draw: Draw, total, on: datetime.date | None = None, plan
     returns, stub sales, device and supplier imports), at the close of sales
     and in history imports. `total` is the draw's valid sales with the ones
     being recorded; `planned`, the maximum when the caller read it already."""
-    total = parse_amount(total, what=gettext("The sales"))
+    total = parse_amount(total, what=THE_SALES)
     planned = sales_plan_max(draw=draw, on=on) if planned is ... else planned
     if planned is None or total <= planned:
         return
