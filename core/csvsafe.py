@@ -6,8 +6,9 @@ Numbers (Decimal, int) are written as they are, so amounts stay numbers.
 """
 
 import csv
-import io
 from decimal import Decimal
+
+from django.http import StreamingHttpResponse
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -23,13 +24,33 @@ def safe_cell(value) -> str:
     return text
 
 
-def csv_text(header: list[str], rows) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
+class _Echo:
+    """A file whose write() hands back what it is given: csv.writer's
+    writerow() then returns the line it wrote."""
+
+    def write(self, value):
+        return value
+
+
+def csv_lines(header: list[str], rows):
+    """The CSV of `header` and `rows`, formula-safe, one line at a time."""
+    writer = csv.writer(_Echo(), lineterminator="\n")
+    yield writer.writerow(header)
     for row in rows:
-        writer.writerow([safe_cell(v) for v in row])
-    return buffer.getvalue()
+        yield writer.writerow([safe_cell(v) for v in row])
+
+
+def csv_text(header: list[str], rows) -> str:
+    return "".join(csv_lines(header, rows))
+
+
+def csv_download(header: list[str], rows, filename: str) -> StreamingHttpResponse:
+    """A CSV file sent as it is written (#18): `rows` is read while the
+    response goes out, so an export of a season's million rows never sits
+    in memory whole."""
+    response = StreamingHttpResponse(csv_lines(header, rows), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 def read_rows(reader, refuse):

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy
 
 from core import roles
 from core.audit import SYSTEM_CHAIN, chain_heads, verify_incremental
-from core.csvsafe import csv_text
+from core.csvsafe import csv_download, csv_text
 from core.errors import DomainError
 from core.pdf import pdf_response, render_pdf
 from core.scope import organisations_of, own, scoped, trail_of
@@ -81,9 +81,7 @@ def audit_trail(request):
             ]
             for e in entries.order_by("id").iterator(chunk_size=2000)
         )
-        response = HttpResponse(csv_text(TRAIL_HEADER, rows), content_type="text/csv")
-        response["Content-Disposition"] = 'attachment; filename="audit-trail.csv"'
-        return response
+        return csv_download(TRAIL_HEADER, rows, "audit-trail.csv")  # read as it is sent (#18)
     page = Paginator(entries, 100).get_page(request.GET.get("page"))
     for entry in page:
         entry.data_json = json.dumps(entry.data, sort_keys=True, ensure_ascii=False)

@@ -3,14 +3,14 @@ them as PDF (REPRINT after the first print), void a sale with a reason."""
 
 from django.contrib import messages
 from django.db.models import Q
-from django.http import Http404, HttpResponseRedirect, StreamingHttpResponse
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from core import once, roles
-from core.csvsafe import safe_cell
+from core.csvsafe import csv_download
 from core.errors import DomainError
 from core.money import format_money_here
 from core.pdf import pdf_response, render_pdf
@@ -306,27 +306,13 @@ def sale_void(request, sale_id: int):
     return redirect("sale_detail", sale_id=sale_id)
 
 
-class _Echo:
-    def write(self, value):
-        return value
-
-
 @roles.role_required(roles.AUDITOR, roles.TREASURER, roles.DRAW_STAFF, roles.ADMINISTRATOR)
 def draw_ticket_log(request, draw_id: int):
     """R:T7 the log of every ticket in play for a draw, as CSV (formula-safe),
     streamed so a million-ticket draw does not sit in memory."""
-    import csv
-
     draw = _sales_draw(request, draw_id)
-    writer = csv.writer(_Echo(), lineterminator="\n")
-
-    def rows():
-        yield writer.writerow(sales_selectors.TICKET_LOG_HEADER)
-        for row in sales_selectors.draw_ticket_log_rows(draw):
-            yield writer.writerow([safe_cell(v) for v in row])
-
-    response = StreamingHttpResponse(rows(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = (
-        f'attachment; filename="tickets-{draw.event.licence.number}-draw-{draw.number}.csv"'
+    return csv_download(
+        sales_selectors.TICKET_LOG_HEADER,
+        sales_selectors.draw_ticket_log_rows(draw),
+        f"tickets-{draw.event.licence.number}-draw-{draw.number}.csv",
     )
-    return response
