@@ -231,3 +231,25 @@ def test_a_sale_the_database_cannot_hold_is_refused_whole_never_cut_short(sold):
             fine, take_seq=take_seq, serials=None, serial_prefix="E001-", chain=0
         )
     assert (first_seq, serials, Sale.objects.get(pk=fine.pk).device) == (2, ["E001-0000002"], "D" * 60)
+
+
+def test_tickets_sent_by_copy_that_the_database_refuses_raise_and_write_nothing(sold):  # R:T7
+    # More than FEW_TICKETS go by COPY, formatted while a second thread sends them (psycopg's
+    # QueuedLibpqWriter): a refusal the server makes at the end of the COPY still reaches the caller,
+    # nothing is written, and the connection serves the next statement.
+    from raffle.services.ticket_rows import FEW_TICKETS, write_tickets
+
+    count = FEW_TICKETS + 500
+    big = _sale_like(sold, first_seq=2, ticket_count=count)
+    serials = [str(10_000 + n) for n in range(count)]
+    before = Ticket.objects.count()
+    # not a returned roll's sale: its tickets cannot be at their place in one
+    with pytest.raises(IntegrityError, match="not at its place in its returned roll"), transaction.atomic():
+        with connection.wrap_database_errors:
+            write_tickets(
+                licence_id=big.licence_id, draw_id=big.draw_id, groups=[(big.pk, 2, serials)], in_roll_range=True
+            )
+    assert Ticket.objects.count() == before
+    with transaction.atomic():
+        write_tickets(licence_id=big.licence_id, draw_id=big.draw_id, groups=[(big.pk, 2, serials)])
+    assert Ticket.objects.filter(sale=big).count() == count

@@ -5,6 +5,7 @@ through the ORM. The rows' guarantees are the
 database's (docs/architecture.md, "Ticket rows")."""
 
 from django.db import connection
+from psycopg.copy import QueuedLibpqWriter
 
 from core.audit import LOCK_AND_LAST_CALL, LockedHead, lock_and_last_params
 from core.prepared import prepared_cursor
@@ -38,14 +39,22 @@ def write_tickets(
     prepared INSERT, more by PostgreSQL COPY (each row built from its sale's
     fixed prefix; PostgreSQL computes the key), or the ORM on SQLite (the demo,
     where every ticket stays on the serial index). `in_roll_range`: the
-    tickets of a returned roll, each at its place in it (migration 0027)."""
+    tickets of a returned roll, each at its place in it (migration 0027).
+    The COPY's rows are formatted here while a second thread sends the
+    previous ones (psycopg's QueuedLibpqWriter): on two cores the formatting
+    runs beside PostgreSQL's work instead of before it (a million tickets'
+    roll about 9% faster, docs/benchmarks.md); a refusal still comes back
+    to the caller at the end of the COPY."""
     if connection.vendor == "postgresql":
         if not in_roll_range and sum(len(serials) for _sale, _first, serials in groups) <= FEW_TICKETS:
             _insert_few_tickets(licence_id=licence_id, draw_id=draw_id, groups=groups)
             return
         columns = "licence_id, draw_id, sale_id, serial, seq, is_void, in_roll_range"
         flags = "f\tt\n" if in_roll_range else "f\tf\n"
-        with connection.cursor() as cursor, cursor.copy(f"COPY raffle_ticket ({columns}) FROM STDIN") as copy:
+        with (
+            connection.cursor() as cursor,
+            cursor.copy(f"COPY raffle_ticket ({columns}) FROM STDIN", writer=QueuedLibpqWriter(cursor.cursor)) as copy,
+        ):
             for sale_id, first_seq, serials in groups:
                 prefix = f"{licence_id}\t{draw_id}\t{sale_id}\t"
                 for start in range(0, len(serials), 100_000):
