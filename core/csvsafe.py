@@ -8,7 +8,7 @@ Numbers (Decimal, int) are written as they are, so amounts stay numbers.
 import csv
 from decimal import Decimal
 
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -44,13 +44,20 @@ def csv_text(header: list[str], rows) -> str:
     return "".join(csv_lines(header, rows))
 
 
+def csv_attachment(content, filename: str) -> HttpResponse:
+    """A CSV file to download: `content` is its text, or an iterable of its
+    lines, sent as they are made (a StreamingHttpResponse)."""
+    kind = HttpResponse if isinstance(content, str) else StreamingHttpResponse
+    response = kind(content, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
 def csv_download(header: list[str], rows, filename: str) -> StreamingHttpResponse:
     """A CSV file sent as it is written (#18): `rows` is read while the
     response goes out, so an export of a season's million rows never sits
     in memory whole."""
-    response = StreamingHttpResponse(csv_lines(header, rows), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+    return csv_attachment(csv_lines(header, rows), filename)
 
 
 def read_rows(reader, refuse):

@@ -3,7 +3,6 @@ the page context, a CSV response and the one way a write is made (parse the
 form, call one service, report the result)."""
 
 from django.contrib import messages
-from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext, gettext_lazy
 
@@ -31,12 +30,6 @@ def page_context(request, event: Event, **extra) -> dict:
         "account": extra.pop("account") if "account" in extra else trust_account_of(event),
         **extra,
     }
-
-
-def csv_response(text: str, filename: str) -> HttpResponse:
-    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
 
 
 ALREADY_DONE = gettext_lazy("That form was already sent and recorded once; nothing was recorded twice.")

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
+from core.csvsafe import csv_attachment
 from core.errors import DomainError
 from core.pdf import pdf_response
 from core.roles import role_required, user_has_role
@@ -31,7 +32,7 @@ from raffle.reports import render as report_render
 from raffle.reports.deadlines import deadlines_ics, event_deadlines
 from raffle.reports.ledger import ledger_csv
 from raffle.reports.reconciliation import draw_reconciliation, trust_account_of
-from raffle.views.treasury.common import READ, WRITE, csv_response, event_for, page_context, write_and_back
+from raffle.views.treasury.common import READ, WRITE, event_for, page_context, write_and_back
 
 
 @role_required(*READ)
@@ -76,7 +77,7 @@ def overview(request, event_id: int):
 def _send(content: bytes, filename: str, file_format: str) -> HttpResponse:
     if file_format == "pdf":
         return pdf_response(content, filename)
-    return csv_response(content.decode(), filename)
+    return csv_attachment(content.decode(), filename)
 
 
 @role_required(*READ)
@@ -160,7 +161,7 @@ def issued_download(request, event_id: int, report_id: int):
 @role_required(*READ)
 def ledger_download(request, event_id: int):
     event = event_for(request, event_id)
-    return csv_response(ledger_csv(event), f"{event.licence.number}-ledger.csv")
+    return csv_attachment(ledger_csv(event), f"{event.licence.number}-ledger.csv")
 
 
 ICS_SALT = "raffle.treasury.deadlines-ics"
