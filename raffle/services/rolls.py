@@ -213,7 +213,8 @@ def roll_return(*, actor, roll: TicketRoll, first_unsold, tier_counts: dict) -> 
                 units=units,
                 roll=roll,
                 device=roll.seller_name,
-                serials=list(map(str, range(next_serial, next_serial + count))),
+                # the numbers themselves, not a million strings built before the COPY starts
+                serials=range(next_serial, next_serial + count),
             )
         )
         next_serial += count

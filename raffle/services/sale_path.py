@@ -26,6 +26,7 @@ The running totals (`Draw.sales_amount`, `sales_valid`, `sales_void`,
 
 import bisect
 import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -63,7 +64,9 @@ class SaleLine:
 
     tier_quantity: int
     units: int = 1
-    serials: list[str] | None = None  # paper: the printed serials; electronic: generated
+    # paper: the printed serials; a returned roll's: their numbers (a range, written
+    # as the numbers they are); electronic: none given, generated
+    serials: Sequence[str] | range | None = None
     purchaser_name: str = ""
     purchaser_contact: str = ""
     envelope_pick: int | None = None
@@ -79,7 +82,7 @@ class SaleBatch:
 
     draw: Draw
     sales: list[Sale]
-    serial_lists: list[list[str] | None]
+    serial_lists: list[Sequence[str] | range | None]
     committed: Decimal
     max_sales: Decimal | None = None  # R:L3 the approved sales plan's maximum for the draw
     # the audit chain's head, read under its lock by the statement that wrote the sale (`write_sales`)

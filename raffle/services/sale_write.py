@@ -3,6 +3,7 @@ a priced and checked batch under the draw's lock (`write_sales`), and moving
 a voided sale's totals (`void_totals`). See sale_path's docstring for the
 whole path and docs/architecture.md, "Selling at volume"."""
 
+from collections.abc import Sequence
 from decimal import Decimal
 
 from django.db import IntegrityError, connection
@@ -158,7 +159,7 @@ def _number_and_insert(batch: SaleBatch, seq: int) -> list[list[str]]:
 
 
 def _insert_sales_and_tickets(
-    sales: list[Sale], first_seqs: list[int], serial_lists: list[list[str]], *, in_roll_range: bool
+    sales: list[Sale], first_seqs: list[int], serial_lists: list[Sequence[str] | range], *, in_roll_range: bool
 ) -> None:
     """The sales (a bulk INSERT), then their tickets (one INSERT or COPY).
     One sale at the counter is written with its seqs instead (`_write_one_sale`)."""

@@ -4,6 +4,8 @@ INSERT, the many of a returned roll or an import by COPY, the SQLite demo's
 through the ORM. The rows' guarantees are the
 database's (docs/architecture.md, "Ticket rows")."""
 
+from collections.abc import Sequence
+
 from django.db import connection
 from psycopg.copy import QueuedLibpqWriter
 
@@ -33,13 +35,14 @@ def _insert_few_tickets(*, licence_id: int, draw_id: int, groups: list[tuple[int
 
 
 def write_tickets(
-    *, licence_id: int, draw_id: int, groups: list[tuple[int, int, list[str]]], in_roll_range: bool = False
+    *, licence_id: int, draw_id: int, groups: list[tuple[int, int, Sequence[str] | range]], in_roll_range: bool = False
 ) -> None:
     """Insert each (sale, first seq, serials) group's tickets: a few in one
     prepared INSERT, more by PostgreSQL COPY (each row built from its sale's
     fixed prefix; PostgreSQL computes the key), or the ORM on SQLite (the demo,
     where every ticket stays on the serial index). `in_roll_range`: the
-    tickets of a returned roll, each at its place in it (migration 0027).
+    tickets of a returned roll, each at its place in it (migration 0027),
+    whose serials may come as a range of their numbers.
     The COPY's rows are formatted here while a second thread sends the
     previous ones (psycopg's QueuedLibpqWriter): on two cores the formatting
     runs beside PostgreSQL's work instead of before it (a million tickets'
@@ -67,7 +70,7 @@ def write_tickets(
         return
     Ticket.objects.bulk_create(
         [
-            Ticket(licence_id=licence_id, draw_id=draw_id, sale_id=sale_id, serial=serial, seq=seq)
+            Ticket(licence_id=licence_id, draw_id=draw_id, sale_id=sale_id, serial=str(serial), seq=seq)
             for sale_id, first_seq, serials in groups
             for seq, serial in enumerate(serials, first_seq)
         ],
