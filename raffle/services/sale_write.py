@@ -60,7 +60,7 @@ def _stopped_selling(draw: Draw):
     raise RaffleError(gettext("Sales for draw %(number)s are closed.") % {"number": fresh.number}, rule="T4")
 
 
-def write_sales(batch: SaleBatch) -> list[list[str]]:
+def write_sales(batch: SaleBatch) -> list[Sequence[str] | range]:
     """Under the draw's lock: take the seq numbers and move the totals, check
     the prize board (L3), insert the sales and their tickets. Returns each
     sale's serials. Runs inside the service's transaction: one sale at the
@@ -138,7 +138,7 @@ def _write_one_sale(batch: SaleBatch) -> tuple[Decimal, list[list[str]]] | None:
     return sold, [serials]
 
 
-def _number_and_insert(batch: SaleBatch, seq: int) -> list[list[str]]:
+def _number_and_insert(batch: SaleBatch, seq: int) -> list[Sequence[str] | range]:
     """Give each sale its run of seqs after `seq` (and electronic serials), insert them."""
     draw = batch.draw
     serials_out, first_seqs = [], []

@@ -1,6 +1,6 @@
 """What every treasurer's page shares: who reads and who writes, the event,
-the page context, a CSV response and the one way a write is made (parse the
-form, call one service, report the result)."""
+the page context and the one way a write is made (parse the form, call one
+service, report the result). CSV files go out by core.csvsafe.csv_attachment."""
 
 from django.contrib import messages
 from django.shortcuts import redirect
