@@ -46,7 +46,7 @@ def _timed(fn, repeat=1):
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tickets", type=int, default=1_000_000)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     n = args.tickets
 
